@@ -1,0 +1,94 @@
+"""Admin of the club app. Writes go through the services (so they are audited); the audit trail
+itself is read-only here: it can be viewed, never added to, changed or deleted.
+"""
+
+from django.contrib import admin
+
+from club import services
+from club.models import AuditEntry, Club, Player
+
+CLUB_EDITABLE = (
+    *Club.HOUSE_RULE_FIELDS,
+    "name",
+    "venue",
+    "session_weekday",
+    "session_start",
+    "session_end",
+)
+
+
+@admin.register(Club)
+class ClubAdmin(admin.ModelAdmin):
+    list_display = ("name", "game_target", "entry_fee_cents", "table_mode", "standings_public")
+    prepopulated_fields = {"slug": ("name",)}
+
+    def get_readonly_fields(self, request, obj=None):
+        return ("slug",) if obj else ()
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    def save_model(self, request, obj, form, change):
+        if change:
+            changes = {f: form.cleaned_data[f] for f in form.changed_data if f in CLUB_EDITABLE}
+            saved = services.club_update_rules(
+                club=Club.objects.get(pk=obj.pk), actor=request.user, **changes
+            )
+        else:
+            rules = {f: form.cleaned_data[f] for f in CLUB_EDITABLE if f in form.cleaned_data}
+            name = rules.pop("name")
+            saved = services.club_create(
+                actor=request.user, name=name, slug=form.cleaned_data["slug"], **rules
+            )
+        obj.pk = saved.pk
+
+
+@admin.register(Player)
+class PlayerAdmin(admin.ModelAdmin):
+    list_display = ("display_name", "nickname", "club", "active", "joined", "user")
+    list_filter = ("club", "active")
+    search_fields = ("display_name", "nickname")
+    raw_id_fields = ("user",)
+    fields = ("club", "display_name", "nickname", "user", "active", "joined")
+
+    def get_readonly_fields(self, request, obj=None):
+        return ("club",) if obj else ()
+
+    def has_delete_permission(self, request, obj=None):
+        # Players are kept for the record; mark them inactive instead.
+        return False
+
+    def save_model(self, request, obj, form, change):
+        values = {f: form.cleaned_data[f] for f in form.changed_data if f != "club"}
+        if change:
+            services.player_update(
+                player=Player.objects.get(pk=obj.pk), actor=request.user, **values
+            )
+        else:
+            fields = ("display_name", "nickname", "user", "active", "joined")
+            saved = services.player_create(
+                club=form.cleaned_data["club"],
+                actor=request.user,
+                **{f: form.cleaned_data[f] for f in fields},
+            )
+            obj.pk = saved.pk
+
+
+@admin.register(AuditEntry)
+class AuditEntryAdmin(admin.ModelAdmin):
+    list_display = ("created_at", "club", "actor", "action", "object_repr")
+    list_filter = ("action", "club")
+    search_fields = ("object_repr",)
+    date_hierarchy = "created_at"
+
+    def get_readonly_fields(self, request, obj=None):
+        return [field.name for field in self.model._meta.fields]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False

@@ -1,0 +1,90 @@
+"""Forms of the club app. They validate input; the services do the writing.
+
+Terms: `login` on the player form is the username of an existing account to link (optional).
+"""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib.auth import get_user_model
+
+from club.models import Club, Player
+
+
+class HouseRulesForm(forms.ModelForm):
+    class Meta:
+        model = Club
+        fields = [
+            "name",
+            "venue",
+            "session_weekday",
+            "session_start",
+            "session_end",
+            *Club.HOUSE_RULE_FIELDS,
+        ]
+        labels = {
+            "entry_fee_cents": "Entry fee (cents)",
+            "payout_coin_cents": "Payout coin (cents)",
+            "players_per_paid_place": "Players per paid place",
+            "skunk_line": "Skunk line (loser under)",
+            "double_skunk_line": "Double skunk line (loser under)",
+            "points_win": "Game points for a win",
+            "points_skunk_win": "Game points for a skunk win",
+            "points_double_skunk_win": "Game points for a double skunk win",
+            "session_weekday": "Meets on",
+            "session_start": "Starts at",
+            "session_end": "Ends about",
+        }
+        widgets = {
+            "session_start": forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
+            "session_end": forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
+        }
+
+
+class PlayerForm(forms.Form):
+    display_name = forms.CharField(max_length=60, label="Name")
+    nickname = forms.CharField(max_length=60, required=False)
+    login = forms.CharField(
+        max_length=150,
+        required=False,
+        label="Login (username)",
+        help_text="Optional: the account this player logs in with.",
+    )
+    active = forms.BooleanField(required=False, initial=True)
+    joined = forms.DateField(
+        required=False, widget=forms.DateInput(attrs={"type": "date"}), help_text="Default: today."
+    )
+
+    def __init__(self, *args, club: Club, player: Player | None = None, **kwargs):
+        self.club = club
+        self.player = player
+        if player is not None:
+            kwargs.setdefault(
+                "initial",
+                {
+                    "display_name": player.display_name,
+                    "nickname": player.nickname,
+                    "login": player.user.get_username() if player.user else "",
+                    "active": player.active,
+                    "joined": player.joined,
+                },
+            )
+        super().__init__(*args, **kwargs)
+
+    def clean_login(self):
+        username = self.cleaned_data["login"].strip()
+        if not username:
+            return None
+        user = get_user_model().objects.filter(username=username).first()
+        if user is None:
+            raise forms.ValidationError(
+                f"There is no account called {username!r}: check the spelling or leave it empty."
+            )
+        return user
+
+    def service_values(self) -> dict:
+        data = dict(self.cleaned_data)
+        data["user"] = data.pop("login")
+        if data.get("joined") is None:
+            data.pop("joined", None)
+        return data

@@ -1,0 +1,43 @@
+"""`manage.py load_demo`: load the demo club ("Thursday Peggers") from fixtures/ once.
+
+Idempotent: when the demo club is already there it says so and changes nothing, so a second
+`make run` on a used checkout keeps whatever was done on the demo site.
+"""
+
+from pathlib import Path
+
+from django.conf import settings
+from django.core.management import call_command
+from django.core.management.base import BaseCommand
+from django.db import transaction
+
+from club.models import AuditAction, Club
+from club.services import audit_record
+
+DEMO_FIXTURE = Path(settings.BASE_DIR) / "fixtures" / "demo_club.json"
+DEMO_SLUG = "thursday-peggers"
+
+
+class Command(BaseCommand):
+    help = "Load the demo club from fixtures/demo_club.json unless it is already loaded."
+
+    def handle(self, *args, **options):
+        if Club.objects.filter(slug=DEMO_SLUG).exists():
+            self.stdout.write("The demo club is already loaded; nothing changed.")
+            return
+        with transaction.atomic():
+            call_command("loaddata", str(DEMO_FIXTURE), verbosity=0)
+            club = Club.objects.get(slug=DEMO_SLUG)
+            audit_record(
+                actor=None,
+                action=AuditAction.CLUB_CREATED,
+                obj=club,
+                club=club,
+                data={"source": "demo fixture", "players": club.players.count()},
+            )
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"Loaded the demo club {club.name} with {club.players.count()} players. "
+                "Demo logins (demo only): organiser, judge, player; password pegboard-demo."
+            )
+        )

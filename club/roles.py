@@ -1,0 +1,75 @@
+"""Roles: Django groups that carry the permissions DESIGN.md's role table implies.
+
+Terms: a role is one of the groups below; each includes the permissions of the roles under it
+(an organiser may do everything a judge or a player may). Views check permissions, never group
+names; the group name is only shown in the header. Later apps add their permissions here and ship a
+migration that calls `sync_roles` again.
+"""
+
+from __future__ import annotations
+
+ORGANISERS = "organisers"
+JUDGES = "judges"
+PLAYERS = "players"
+
+PLAYER_PERMISSIONS = (
+    "club.view_club",
+    "club.view_player",
+)
+JUDGE_PERMISSIONS = PLAYER_PERMISSIONS + ("club.view_auditentry",)
+ORGANISER_PERMISSIONS = JUDGE_PERMISSIONS + (
+    "club.change_club",
+    "club.add_player",
+    "club.change_player",
+)
+
+ROLE_PERMISSIONS: dict[str, tuple[str, ...]] = {
+    ORGANISERS: ORGANISER_PERMISSIONS,
+    JUDGES: JUDGE_PERMISSIONS,
+    PLAYERS: PLAYER_PERMISSIONS,
+}
+
+# Highest first: the header names the highest role a user has.
+ROLE_LABELS = ((ORGANISERS, "organiser"), (JUDGES, "judge"), (PLAYERS, "player"))
+
+
+def sync_roles(apps, schema_editor=None) -> None:
+    """Create the role groups and give each exactly its permissions (for data migrations).
+
+    Permissions are normally created after migrations run; create them first so a fresh database
+    gets complete groups in one `migrate`.
+    """
+    from django.contrib.auth.management import create_permissions
+
+    for app_config in apps.get_app_configs():
+        app_config.models_module = True
+        create_permissions(app_config, apps=apps, verbosity=0)
+        app_config.models_module = None
+
+    Group = apps.get_model("auth", "Group")
+    Permission = apps.get_model("auth", "Permission")
+    for group_name, perms in ROLE_PERMISSIONS.items():
+        group, _ = Group.objects.get_or_create(name=group_name)
+        wanted = []
+        for perm in perms:
+            app_label, codename = perm.split(".")
+            found = Permission.objects.filter(
+                content_type__app_label=app_label, codename=codename
+            ).first()
+            if found is None:
+                raise LookupError(f"Permission {perm} does not exist: is its migration missing?")
+            wanted.append(found)
+        group.permissions.set(wanted)
+
+
+def user_role(user) -> str:
+    """The highest role label of a user for the header: organiser, judge, player, admin or ''."""
+    if not user.is_authenticated:
+        return ""
+    names = {group.name for group in user.groups.all()}
+    for group_name, label in ROLE_LABELS:
+        if group_name in names:
+            return label
+    if user.is_superuser:
+        return "admin"
+    return ""

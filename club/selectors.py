@@ -1,0 +1,79 @@
+"""Reads for the club app: which club a request is about, its next session, players, audit.
+
+Terms: the current club is the club of the logged-in user's player record; for anyone else it is the
+club named by PEGBOARD_DEFAULT_CLUB (a slug), or else the first club on the site.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.db.models import QuerySet
+from django.http import HttpRequest
+from django.utils import timezone
+
+from club.models import AuditEntry, Club, Player
+
+
+def club_for_user(user) -> Club | None:
+    """The club of the user's (active first) player record, or None."""
+    if not user.is_authenticated:
+        return None
+    player = (
+        Player.objects.filter(user=user)
+        .select_related("club")
+        .order_by("-active", "club__name")
+        .first()
+    )
+    return player.club if player else None
+
+
+def default_club() -> Club | None:
+    clubs = Club.objects.all()
+    if settings.PEGBOARD_DEFAULT_CLUB:
+        chosen = clubs.filter(slug=settings.PEGBOARD_DEFAULT_CLUB).first()
+        if chosen is not None:
+            return chosen
+    return clubs.order_by("pk").first()
+
+
+def current_club(request: HttpRequest) -> Club | None:
+    """The club this request is about; computed once per request."""
+    if not hasattr(request, "_pegboard_club"):
+        request._pegboard_club = club_for_user(request.user) or default_club()
+    return request._pegboard_club
+
+
+@dataclass(frozen=True)
+class NextSession:
+    starts: dt.datetime
+    ends: dt.datetime
+    in_progress: bool
+
+    @property
+    def is_today(self) -> bool:
+        return self.starts.date() == timezone.localdate()
+
+
+def next_session(club: Club, now: dt.datetime | None = None) -> NextSession:
+    """The club's next meeting (or the one in progress), in the site's time zone."""
+    now = timezone.localtime(now)
+    days_ahead = (club.session_weekday - now.weekday()) % 7
+    day = now.date() + dt.timedelta(days=days_ahead)
+    tz = now.tzinfo
+    starts = dt.datetime.combine(day, club.session_start, tzinfo=tz)
+    ends = dt.datetime.combine(day, club.session_end, tzinfo=tz)
+    if ends <= now:
+        starts += dt.timedelta(days=7)
+        ends += dt.timedelta(days=7)
+    return NextSession(starts=starts, ends=ends, in_progress=starts <= now < ends)
+
+
+def club_players(club: Club) -> QuerySet[Player]:
+    return Player.objects.filter(club=club).select_related("user")
+
+
+def club_audit_entries(club: Club) -> QuerySet[AuditEntry]:
+    return AuditEntry.objects.filter(club=club).select_related("actor", "content_type")

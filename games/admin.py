@@ -1,0 +1,1 @@
+"""Admin of the games app: models register here as they are added."""

@@ -1,0 +1,1 @@
+"""Models of the games app: sessions' rounds, tables and results (added by their issue)."""

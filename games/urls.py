@@ -1,0 +1,5 @@
+"""URLs of the games app."""
+
+app_name = "games"
+
+urlpatterns: list = []

@@ -1,0 +1,1 @@
+"""Admin of the scoring app: models register here as they are added."""

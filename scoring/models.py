@@ -1,0 +1,1 @@
+"""Models of the scoring app (added by the issues that build it)."""

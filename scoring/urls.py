@@ -1,0 +1,5 @@
+"""URLs of the scoring app."""
+
+app_name = "scoring"
+
+urlpatterns: list = []

@@ -1,0 +1,194 @@
+"""Every page for every role (public, player, judge, organiser), navigation by role, and the
+forms' error paths. The page table is checked against the URL conf, so a new page without a row
+here fails `test_every_url_has_a_row_in_the_page_table`."""
+
+import pytest
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
+
+from club.models import AuditAction, AuditEntry, Club, Player
+from tests.conftest import ROLES
+from tests.factories import ClubFactory, PlayerFactory
+
+pytestmark = pytest.mark.django_db
+
+LOGIN = "login"  # anonymous users are sent here
+# url name -> expected status for (public, player, judge, organiser)
+PAGES = {
+    "home": (200, 200, 200, 200),
+    "login": (200, 302, 302, 302),
+    "club:rules": (200, 200, 200, 200),
+    "club:rules_edit": (LOGIN, 403, 403, 200),
+    "club:players": (LOGIN, 200, 200, 200),
+    "club:player_add": (LOGIN, 403, 403, 200),
+    "club:player_edit": (LOGIN, 403, 403, 200),
+    "club:audit": (LOGIN, 403, 200, 200),
+}
+# Not pages: the logout action (POST only) and the admin, which Django guards itself.
+NOT_PAGES = {"logout"}
+
+
+def named_urls(resolver=None, namespace=""):
+    """Every named URL pattern of the site outside the admin, as "namespace:name"."""
+    resolver = resolver or get_resolver()
+    for pattern in resolver.url_patterns:
+        if isinstance(pattern, URLResolver):
+            if pattern.namespace == "admin":
+                continue
+            inner = f"{namespace}{pattern.namespace}:" if pattern.namespace else namespace
+            yield from named_urls(pattern, inner)
+        elif isinstance(pattern, URLPattern) and pattern.name:
+            yield f"{namespace}{pattern.name}", pattern
+
+
+def url_for(name: str, club: Club) -> str:
+    pattern = dict(named_urls())[name]
+    kwargs = {}
+    for key in pattern.pattern.converters:
+        if key == "pk":
+            kwargs[key] = PlayerFactory(club=club).pk
+        else:
+            raise AssertionError(f"url_for does not know how to fill <{key}> of {name}")
+    return reverse(name, kwargs=kwargs)
+
+
+def test_every_url_has_a_row_in_the_page_table():
+    names = {name for name, _ in named_urls()}
+    missing = names - set(PAGES) - NOT_PAGES
+    assert not missing, f"add these pages to PAGES with a status per role: {sorted(missing)}"
+
+
+@pytest.mark.parametrize("name", sorted(PAGES))
+@pytest.mark.parametrize("role", ROLES)
+def test_page_status_for_each_role(name, role, club, client_for):
+    client = client_for(role)
+    url = url_for(name, club)
+    expected = PAGES[name][ROLES.index(role)]
+    response = client.get(url)
+    if expected == LOGIN:
+        assert response.status_code == 302
+        assert response.url.startswith(reverse("login"))
+    else:
+        assert response.status_code == expected, response.content[:500]
+
+
+@pytest.mark.parametrize("name", sorted(name for name, _ in named_urls()))
+def test_anonymous_users_never_write(name, club, client):
+    """Every URL, posted to anonymously, redirects to login or refuses, and writes nothing."""
+    url = url_for(name, club)
+    before = (Club.objects.count(), Player.objects.count(), AuditEntry.objects.count())
+    response = client.post(url, {"display_name": "Intruder", "entry_fee_cents": "1"})
+    after = (Club.objects.count(), Player.objects.count(), AuditEntry.objects.count())
+    assert after == before
+    if name == "login":
+        assert response.status_code == 200  # the log-in form itself, showing its error
+        assert response.context["form"].errors
+    elif name == "logout":
+        assert response.status_code == 302  # logging out nobody is harmless
+    else:
+        assert response.status_code in (302, 403, 405)
+        if response.status_code == 302:
+            assert response.url.startswith(reverse("login"))
+
+
+NAV = {
+    "public": ["Home", "House rules"],
+    "player": ["Home", "House rules", "Players"],
+    "judge": ["Home", "House rules", "Players", "Audit log"],
+    "organiser": ["Home", "House rules", "Players", "Audit log"],
+}
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_home_shows_the_club_next_session_role_and_navigation(role, club, client_for):
+    response = client_for(role).get("/")
+    html = response.content.decode()
+    assert club.name in html
+    assert 'data-testid="next-session"' in html
+    nav = html.split('aria-label="Main"')[1].split("</nav>")[0]
+    labels = [label for label in NAV["organiser"] if f">{label}</a>" in nav]
+    assert labels == NAV[role]
+    if role == "public":
+        assert 'data-testid="role"' not in html
+        assert "Log in" in html
+    else:
+        assert f'data-testid="role">{role}</span>' in html
+    assert ("Edit the house rules" in html) == (role == "organiser")
+    assert ("Add a player" in html) == (role == "organiser")
+
+
+def test_home_without_any_club_explains_what_to_do(client, db):
+    response = client.get("/")
+    assert response.status_code == 200
+    assert b"has no club yet" in response.content
+
+
+def test_login_and_logout_through_the_pages(client, member, club):
+    user = member("judge")
+    response = client.post("/login/", {"username": user.username, "password": "test-password-123"})
+    assert response.status_code == 302
+    assert 'data-testid="role">judge' in client.get("/").content.decode()
+    client.post("/logout/")
+    assert 'data-testid="role"' not in client.get("/").content.decode()
+
+
+def test_organiser_edits_house_rules_with_an_audit_entry(client_for, club):
+    client = client_for("organiser")
+    form = client.get("/club/rules/edit/").context["form"]
+    data = {k: v for k, v in form.initial.items() if v is not None and k in form.fields}
+    data["session_start"], data["session_end"] = "09:30", "11:30"
+    data.update(entry_fee_cents=50, muggins="")
+    response = client.post("/club/rules/edit/", data, follow=True)
+    assert response.redirect_chain[-1][0] == reverse("club:rules")
+    assert "House rules saved." in response.content.decode()
+    club.refresh_from_db()
+    assert (club.entry_fee_cents, club.muggins) == (50, False)
+    entry = AuditEntry.objects.get(action=AuditAction.CLUB_RULES_CHANGED)
+    assert entry.data["entry_fee_cents"] == {"before": 25, "after": 50}
+
+
+def test_bad_house_rule_is_shown_on_the_field_and_nothing_saved(client_for, club):
+    client = client_for("organiser")
+    form = client.get("/club/rules/edit/").context["form"]
+    data = {k: v for k, v in form.initial.items() if v is not None and k in form.fields}
+    data["session_start"], data["session_end"] = "09:30", "11:30"
+    data.update(game_target=61, entry_fee_cents=-5)
+    response = client.post("/club/rules/edit/", data)
+    assert response.status_code == 200
+    errors = response.context["form"].errors
+    assert "entry_fee_cents" in errors
+    assert Club.objects.get(pk=club.pk).game_target == 121
+    assert not AuditEntry.objects.filter(action=AuditAction.CLUB_RULES_CHANGED).exists()
+
+
+def test_organiser_adds_a_player_and_a_duplicate_name_is_a_field_error(client_for, club):
+    client = client_for("organiser")
+    response = client.post("/club/players/add/", {"display_name": "Opal Ortiz", "active": "on"})
+    assert response.status_code == 302
+    assert Player.objects.filter(club=club, display_name="Opal Ortiz").exists()
+    again = client.post("/club/players/add/", {"display_name": "opal ortiz", "active": "on"})
+    assert again.status_code == 200
+    assert "already a player" in again.context["form"].errors["display_name"][0]
+    assert Player.objects.filter(club=club, display_name__iexact="opal ortiz").count() == 1
+
+
+def test_unknown_login_is_a_field_error(client_for):
+    client = client_for("organiser")
+    response = client.post("/club/players/add/", {"display_name": "Lou", "login": "nobody"})
+    assert "no account called 'nobody'" in response.context["form"].errors["login"][0]
+
+
+def test_an_organiser_cannot_reach_another_clubs_player(client_for):
+    client = client_for("organiser")
+    stranger = PlayerFactory(club=ClubFactory())
+    assert client.get(f"/club/players/{stranger.pk}/edit/").status_code == 404
+    response = client.post(f"/club/players/{stranger.pk}/edit/", {"display_name": "Renamed"})
+    assert response.status_code == 404
+    assert Player.objects.get(pk=stranger.pk).display_name == stranger.display_name
+
+
+def test_player_list_shows_only_the_current_club(client_for, club):
+    PlayerFactory(club=ClubFactory(), display_name="Elsewhere Ella")
+    PlayerFactory(club=club, display_name="Here Hank")
+    html = client_for("player").get("/club/players/").content.decode()
+    assert "Here Hank" in html
+    assert "Elsewhere Ella" not in html

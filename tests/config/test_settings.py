@@ -1,0 +1,67 @@
+"""Settings read from the environment: production refuses to start without SECRET_KEY, and
+`check --deploy` is clean with production values (issue 2)."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+PRODUCTION_ENV = {
+    "DEBUG": "0",
+    "SECRET_KEY": "x7#pR2mQ9vL!s4Wd8zK1nB6tY3cF0hJ5aE-uG_oI9pL2kM8nB4vC6xZ1qW3eR5tY7",
+    "ALLOWED_HOSTS": "pegboard.example.org",
+    "DATABASE_URL": f"sqlite:///{ROOT / 'db.sqlite3'}",
+    "DJANGO_SETTINGS_MODULE": "config.settings",
+}
+
+
+def run_manage(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess:
+    clean = {k: v for k, v in os.environ.items() if k not in {"DEBUG", "SECRET_KEY"}}
+    clean.pop("DJANGO_SETTINGS_MODULE", None)
+    clean.update(env)
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env=clean,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_production_without_secret_key_refuses_to_start():
+    env = {k: v for k, v in PRODUCTION_ENV.items() if k != "SECRET_KEY"}
+    result = run_manage("check", env=env)
+    assert result.returncode != 0
+    assert "SECRET_KEY is not set" in result.stderr
+    assert "DEBUG=1" in result.stderr
+
+
+def test_debug_without_secret_key_uses_the_development_key():
+    env = {k: v for k, v in PRODUCTION_ENV.items() if k != "SECRET_KEY"} | {"DEBUG": "1"}
+    result = run_manage("check", env=env)
+    assert result.returncode == 0, result.stderr
+
+
+def test_check_deploy_is_clean_with_production_values():
+    result = run_manage("check", "--deploy", "--fail-level", "DEBUG", env=PRODUCTION_ENV)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "System check identified no issues" in result.stdout
+
+
+def test_plain_http_laptop_mode_is_reported_by_check_deploy():
+    result = run_manage(
+        "check", "--deploy", "--fail-level", "DEBUG", env=PRODUCTION_ENV | {"PEGBOARD_HTTPS": "0"}
+    )
+    assert result.returncode != 0
+    assert "security.W008" in result.stdout + result.stderr  # SECURE_SSL_REDIRECT off
+
+
+@pytest.mark.parametrize("value", ["maybe", "2"])
+def test_unreadable_debug_value_is_a_clear_error(value):
+    result = run_manage("check", env=PRODUCTION_ENV | {"DEBUG": value})
+    assert result.returncode != 0
+    assert f"DEBUG={value!r}" in result.stderr

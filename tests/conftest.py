@@ -1,0 +1,40 @@
+"""Fixtures for the whole suite: a club, one user per role, and clients logged in as each.
+
+Terms: `role` is one of "public", "player", "judge", "organiser" (the rows of DESIGN.md's role
+table); `client_for(role)` returns a test client logged in as a member of `club` in that role.
+"""
+
+import pytest
+
+from club.roles import JUDGES, ORGANISERS, PLAYERS
+from tests.factories import ClubFactory, PlayerFactory, UserFactory
+
+ROLES = ("public", "player", "judge", "organiser")
+ROLE_GROUPS = {"player": PLAYERS, "judge": JUDGES, "organiser": ORGANISERS}
+
+
+@pytest.fixture
+def club(db):
+    return ClubFactory(name="Thursday Test Club", slug="thursday-test")
+
+
+@pytest.fixture
+def member(club):
+    """make a user in a role with a player record in `club` (so `club` is their current club)."""
+
+    def make(role: str, **user_kwargs):
+        user = UserFactory(role=ROLE_GROUPS[role], **user_kwargs)
+        PlayerFactory(club=club, user=user, display_name=f"{role.title()} {user.username}")
+        return user
+
+    return make
+
+
+@pytest.fixture
+def client_for(client, member):
+    def login(role: str):
+        if role != "public":
+            client.force_login(member(role))
+        return client
+
+    return login

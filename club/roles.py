@@ -42,9 +42,11 @@ def sync_roles(apps, schema_editor=None) -> None:
     from django.contrib.auth.management import create_permissions
 
     for app_config in apps.get_app_configs():
-        app_config.models_module = True
+        # Migration state apps have no models module, and create_permissions skips those.
+        models_module = getattr(app_config, "models_module", None)
+        app_config.models_module = models_module or True
         create_permissions(app_config, apps=apps, verbosity=0)
-        app_config.models_module = None
+        app_config.models_module = models_module
 
     Group = apps.get_model("auth", "Group")
     Permission = apps.get_model("auth", "Permission")

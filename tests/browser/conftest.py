@@ -21,10 +21,6 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 
-# Playwright's sync API runs an event loop in this thread; the test's own ORM calls are still
-# synchronous, so Django's async-safety guard would refuse them without this.
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-
 
 def pytest_collection_modifyitems(items):
     for item in items:
@@ -41,12 +37,16 @@ def browser():
         pytest.skip(reason)
     from playwright.sync_api import sync_playwright
 
+    # Playwright's sync API runs an event loop in this thread; the tests' own ORM calls are still
+    # synchronous, so Django's async-safety guard would refuse them without this.
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(
             executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
         )
         yield browser
         browser.close()
+    del os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"]
 
 
 @pytest.fixture

@@ -7,8 +7,7 @@ import pytest
 from django.core.management import call_command
 from playwright.sync_api import expect
 
-# serialized_rollback brings back the role groups the data migration made after each flush.
-pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
+pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture

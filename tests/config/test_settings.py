@@ -19,8 +19,8 @@ PRODUCTION_ENV = {
 
 
 def run_manage(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess:
-    clean = {k: v for k, v in os.environ.items() if k not in {"DEBUG", "SECRET_KEY"}}
-    clean.pop("DJANGO_SETTINGS_MODULE", None)
+    dropped = {"DEBUG", "SECRET_KEY", "DJANGO_SETTINGS_MODULE", "DJANGO_ALLOW_ASYNC_UNSAFE"}
+    clean = {k: v for k, v in os.environ.items() if k not in dropped}
     clean.update(env)
     return subprocess.run(
         [sys.executable, "manage.py", *args],

@@ -6,12 +6,14 @@ Idempotent: when the demo club is already there it says so and changes nothing, 
 
 from pathlib import Path
 
+from django.apps import apps as django_apps
 from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
 from club.models import AuditAction, Club
+from club.roles import sync_roles
 from club.services import audit_record
 
 DEMO_FIXTURE = Path(settings.BASE_DIR) / "fixtures" / "demo_club.json"
@@ -26,6 +28,9 @@ class Command(BaseCommand):
             self.stdout.write("The demo club is already loaded; nothing changed.")
             return
         with transaction.atomic():
+            # The demo accounts sit in the role groups; make sure they exist (a flushed test
+            # database, say, has lost what the data migration made).
+            sync_roles(django_apps)
             call_command("loaddata", str(DEMO_FIXTURE), verbosity=0)
             club = Club.objects.get(slug=DEMO_SLUG)
             audit_record(

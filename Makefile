@@ -36,6 +36,9 @@ run: demo
 test: install
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
+bench: migrate
+	$(BIN)/python manage.py bench
+
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .

@@ -10,7 +10,7 @@ from club.selectors import current_club
 
 
 def navigation(user) -> list[tuple[str, str]]:
-    items = [("Home", "home"), ("House rules", "club:rules")]
+    items = [("Home", "home"), ("Hand counter", "scoring:counter"), ("House rules", "club:rules")]
     if user.has_perm("club.view_player"):
         items.append(("Players", "club:players"))
     if user.has_perm("club.view_auditentry"):

@@ -1,5 +1,11 @@
 """URLs of the scoring app."""
 
+from django.urls import path
+
+from scoring import views
+
 app_name = "scoring"
 
-urlpatterns: list = []
+urlpatterns = [
+    path("counter/", views.HandCounterView.as_view(), name="counter"),
+]

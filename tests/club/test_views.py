@@ -15,6 +15,7 @@ LOGIN = "login"  # anonymous users are sent here
 # url name -> expected status for (public, player, judge, organiser)
 PAGES = {
     "home": (200, 200, 200, 200),
+    "scoring:counter": (200, 200, 200, 200),
     "login": (200, 302, 302, 302),
     "club:rules": (200, 200, 200, 200),
     "club:rules_edit": (LOGIN, 403, 403, 200),
@@ -91,10 +92,10 @@ def test_anonymous_users_never_write(name, club, client):
 
 
 NAV = {
-    "public": ["Home", "House rules"],
-    "player": ["Home", "House rules", "Players"],
-    "judge": ["Home", "House rules", "Players", "Audit log"],
-    "organiser": ["Home", "House rules", "Players", "Audit log"],
+    "public": ["Home", "Hand counter", "House rules"],
+    "player": ["Home", "Hand counter", "House rules", "Players"],
+    "judge": ["Home", "Hand counter", "House rules", "Players", "Audit log"],
+    "organiser": ["Home", "Hand counter", "House rules", "Players", "Audit log"],
 }
 
 

@@ -17,9 +17,10 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
 $(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
-	touch $(STAMP)
+	@echo "installing Pegboard and its dependencies into $(VENV)" >&2
+	@$(BIN)/python -m pip install --quiet --upgrade pip >&2
+	@$(BIN)/python -m pip install --quiet -e '.[dev]' >&2
+	@touch $(STAMP)
 
 install: $(STAMP)
 
@@ -36,8 +37,10 @@ run: demo
 test: install
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
-bench: migrate
-	$(BIN)/python manage.py bench
+# Prints one JSON document on stdout (progress goes to stderr).
+bench: install
+	@$(BIN)/python manage.py migrate --noinput -v 0 >&2
+	@$(BIN)/python manage.py bench
 
 lint: install
 	$(BIN)/ruff check .

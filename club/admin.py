@@ -5,7 +5,7 @@ itself is read-only here: it can be viewed, never added to, changed or deleted.
 from django.contrib import admin
 
 from club import services
-from club.models import AuditEntry, Club, Player
+from club.models import AuditEntry, CheckIn, Club, Player, Session
 
 CLUB_EDITABLE = (
     *Club.HOUSE_RULE_FIELDS,
@@ -20,7 +20,9 @@ CLUB_EDITABLE = (
 @admin.register(Club)
 class ClubAdmin(admin.ModelAdmin):
     list_display = ("name", "game_target", "entry_fee_cents", "table_mode", "standings_public")
-    prepopulated_fields = {"slug": ("name",)}
+
+    def get_prepopulated_fields(self, request, obj=None):
+        return {} if obj else {"slug": ("name",)}
 
     def get_readonly_fields(self, request, obj=None):
         return ("slug",) if obj else ()
@@ -92,3 +94,42 @@ class AuditEntryAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return False
+
+
+class ReadOnlyMixin:
+    """Shown in the admin, changed only through the site's pages (so every change is audited)."""
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+class ReadOnlyAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    pass
+
+
+class CheckInInline(ReadOnlyMixin, admin.TabularInline):
+    model = CheckIn
+    extra = 0
+    fields = ("player", "fee_cents", "from_round", "paid_at", "paid_by")
+    readonly_fields = fields
+
+
+@admin.register(Session)
+class SessionAdmin(ReadOnlyAdmin):
+    list_display = ("date", "club", "state", "starts_at")
+    list_filter = ("club", "state")
+    date_hierarchy = "date"
+    inlines = [CheckInInline]
+
+
+@admin.register(CheckIn)
+class CheckInAdmin(ReadOnlyAdmin):
+    list_display = ("session", "player", "fee_cents", "paid_at", "paid_by")
+    list_filter = ("session__club",)
+    search_fields = ("player__display_name",)

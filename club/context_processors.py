@@ -11,6 +11,8 @@ from club.selectors import current_club
 
 def navigation(user) -> list[tuple[str, str]]:
     items = [("Home", "home"), ("Hand counter", "scoring:counter"), ("House rules", "club:rules")]
+    if user.has_perm("club.view_session"):
+        items.append(("Sessions", "club:sessions"))
     if user.has_perm("club.view_player"):
         items.append(("Players", "club:players"))
     if user.has_perm("club.view_auditentry"):

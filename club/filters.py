@@ -2,7 +2,7 @@
 
 import django_filters
 
-from club.models import AuditAction, AuditEntry, Player
+from club.models import AuditAction, AuditEntry, Player, Session
 
 
 class PlayerFilter(django_filters.FilterSet):
@@ -20,3 +20,21 @@ class AuditFilter(django_filters.FilterSet):
     class Meta:
         model = AuditEntry
         fields = ["action"]
+
+
+class SessionFilter(django_filters.FilterSet):
+    """Sessions by season (a calendar year)."""
+
+    season = django_filters.ChoiceFilter(label="Season", method="filter_season", empty_label="All")
+
+    class Meta:
+        model = Session
+        fields = ["season"]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        years = sorted({date.year for date in self.queryset.values_list("date", flat=True)})
+        self.filters["season"].extra["choices"] = [(str(y), str(y)) for y in reversed(years)]
+
+    def filter_season(self, queryset, name, value):
+        return queryset.filter(date__year=int(value))

@@ -88,3 +88,56 @@ class PlayerForm(forms.Form):
         if data.get("joined") is None:
             data.pop("joined", None)
         return data
+
+
+class SessionOpenForm(forms.Form):
+    date = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}))
+    starts_at = forms.TimeField(
+        label="Starts at", widget=forms.TimeInput(attrs={"type": "time"}, format="%H:%M")
+    )
+
+
+class CheckInForm(forms.Form):
+    """Type-ahead check-in: a name from the club's list, or a new player's name with the box
+    ticked."""
+
+    name = forms.CharField(
+        max_length=60,
+        label="Player",
+        widget=forms.TextInput(
+            attrs={
+                "list": "player-names",
+                "autocomplete": "off",
+                "placeholder": "Start typing a name",
+            }
+        ),
+    )
+    new_player = forms.BooleanField(required=False, label="Add as a new player")
+
+    def __init__(self, *args, club: Club, **kwargs):
+        self.club = club
+        super().__init__(*args, **kwargs)
+
+    def clean(self):
+        data = super().clean()
+        name = " ".join(data.get("name", "").split())
+        if not name:
+            return data
+        found = Player.objects.filter(club=self.club, display_name__iexact=name).first()
+        if found is None:
+            found = Player.objects.filter(club=self.club, nickname__iexact=name).first()
+        if data.get("new_player"):
+            if found is not None:
+                self.add_error(
+                    "name",
+                    f"There is already a player called {found.display_name}: untick "
+                    "“new player” to check them in.",
+                )
+            data["player"], data["new_player_name"] = None, name
+        elif found is None:
+            self.add_error(
+                "name", f"No player called {name!r}: tick “Add as a new player” to add them."
+            )
+        else:
+            data["player"], data["new_player_name"] = found, ""
+        return data

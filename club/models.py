@@ -281,6 +281,16 @@ class AuditAction(models.TextChoices):
     CLUB_CREATED = "club.created", "Club created"
     PLAYER_CREATED = "player.created", "Player added"
     PLAYER_CHANGED = "player.changed", "Player changed"
+    SESSION_OPENED = "session.opened", "Session opened"
+    CHECKIN_CREATED = "checkin.created", "Player checked in"
+    CHECKIN_UNDONE = "checkin.undone", "Check-in undone"
+    FEE_PAID = "fee.paid", "Fee marked paid"
+    FEE_UNPAID = "fee.unpaid", "Fee payment undone"
+    ROUND_DRAWN = "round.drawn", "Round drawn"
+    SEATS_SWAPPED = "round.seats_swapped", "Seats swapped"
+    RESULT_ENTERED = "result.entered", "Result entered"
+    RESULT_CONFIRMED = "result.confirmed", "Result confirmed"
+    RESULT_CORRECTED = "result.corrected", "Result corrected"
 
 
 class AuditEntryQuerySet(models.QuerySet):
@@ -327,3 +337,86 @@ class AuditEntry(models.Model):
 
     def delete(self, *args, **kwargs):
         raise PermissionError("Audit entries are append-only: they cannot be deleted.")
+
+
+class SessionState(models.TextChoices):
+    OPEN = "open", "Open"
+    SETTLED = "settled", "Settled"
+
+
+class Session(models.Model):
+    """One club morning. `rules` is the snapshot of the house rules it is played under."""
+
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="sessions")
+    date = models.DateField()
+    starts_at = models.TimeField(default=dt.time(9, 30))
+    state = models.CharField(max_length=10, choices=SessionState.choices, default=SessionState.OPEN)
+    rules = models.JSONField(help_text="The house rules this session is played under.")
+    opened_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    opened_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-date"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "date"], name="session_one_per_club_per_date"),
+        ]
+        indexes = [models.Index(fields=["club", "date"])]
+
+    def __str__(self) -> str:
+        return f"{self.club} {self.date:%a %d %b %Y}"
+
+    @property
+    def season(self) -> int:
+        return self.date.year
+
+    @property
+    def is_open(self) -> bool:
+        return self.state == SessionState.OPEN
+
+    @property
+    def game_target(self) -> int:
+        return self.rules["game_target"]
+
+    @property
+    def fee_cents(self) -> int:
+        return self.rules["entry_fee_cents"]
+
+
+class CheckIn(models.Model):
+    """A player present at a session, the fee they owe and, once paid, who took it and when."""
+
+    session = models.ForeignKey(Session, on_delete=models.PROTECT, related_name="checkins")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="checkins")
+    fee_cents = models.PositiveIntegerField()
+    from_round = models.PositiveSmallIntegerField(
+        default=1, help_text="The first round this player can be drawn in (late arrivals)."
+    )
+    checked_in_at = models.DateTimeField(default=timezone.now)
+    checked_in_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    paid_at = models.DateTimeField(null=True, blank=True)
+    paid_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["session", "checked_in_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["session", "player"], name="checkin_one_per_player_per_session"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(paid_at__isnull=True) | models.Q(paid_by__isnull=False),
+                name="checkin_paid_has_taker",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} at {self.session}"
+
+    @property
+    def is_paid(self) -> bool:
+        return self.paid_at is not None

@@ -10,11 +10,12 @@ import datetime as dt
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.db.models import QuerySet
+from django.db.models import Count, OuterRef, Q, QuerySet, Subquery, Sum
+from django.db.models.functions import Coalesce, Lower
 from django.http import HttpRequest
 from django.utils import timezone
 
-from club.models import AuditEntry, Club, Player
+from club.models import AuditEntry, CheckIn, Club, Player, Session
 
 
 def club_for_user(user) -> Club | None:
@@ -77,3 +78,68 @@ def club_players(club: Club) -> QuerySet[Player]:
 
 def club_audit_entries(club: Club) -> QuerySet[AuditEntry]:
     return AuditEntry.objects.filter(club=club).select_related("actor", "content_type")
+
+
+@dataclass(frozen=True)
+class FeeTotals:
+    collected_cents: int
+    owed_cents: int
+    players: int
+    paid: int
+
+
+def session_fee_totals(session) -> FeeTotals:
+    """Fees collected (marked paid) and still owed for a session, summed in the database."""
+    paid = Q(paid_at__isnull=False)
+    totals = CheckIn.objects.filter(session=session).aggregate(
+        collected=Coalesce(Sum("fee_cents", filter=paid), 0),
+        owed=Coalesce(Sum("fee_cents", filter=~paid), 0),
+        players=Count("pk"),
+        paid=Count("pk", filter=paid),
+    )
+    return FeeTotals(
+        collected_cents=totals["collected"],
+        owed_cents=totals["owed"],
+        players=totals["players"],
+        paid=totals["paid"],
+    )
+
+
+def session_checkins(session) -> QuerySet[CheckIn]:
+    return (
+        CheckIn.objects.filter(session=session)
+        .select_related("player", "paid_by")
+        .order_by(Lower("player__display_name"))
+    )
+
+
+def checkin_candidates(session) -> QuerySet[Player]:
+    """Active players of the club not yet checked in: the type-ahead's names."""
+    return (
+        Player.objects.filter(club=session.club, active=True)
+        .exclude(checkins__session=session)
+        .order_by(Lower("display_name"))
+    )
+
+
+def club_sessions(club: Club) -> QuerySet[Session]:
+    """The club's sessions with players, rounds and fees collected, each counted by a subquery."""
+    checkins = CheckIn.objects.filter(session=OuterRef("pk")).order_by().values("session")
+    paid = checkins.filter(paid_at__isnull=False)
+    return (
+        Session.objects.filter(club=club)
+        .annotate(
+            players=Coalesce(Subquery(checkins.annotate(n=Count("pk")).values("n")), 0),
+            collected_cents=Coalesce(
+                Subquery(paid.annotate(total=Sum("fee_cents")).values("total")), 0
+            ),
+            rounds_drawn=Count("rounds", distinct=True),
+        )
+        .order_by("-date")
+    )
+
+
+def next_session_date(club: Club, today: dt.date | None = None) -> dt.date:
+    """The default date for a new session: the club's next meeting day (today if it is one)."""
+    today = today or timezone.localdate()
+    return today + dt.timedelta(days=(club.session_weekday - today.weekday()) % 7)

@@ -12,9 +12,11 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.contrib.contenttypes.models import ContentType
-from django.db import models, transaction
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, models, transaction
+from django.utils import timezone
 
-from club.models import AuditAction, AuditEntry, Club, Player
+from club.models import AuditAction, AuditEntry, CheckIn, Club, Player, Session
 
 PLAYER_FIELDS = ("display_name", "nickname", "user", "active", "joined")
 
@@ -167,3 +169,190 @@ def player_update(*, player: Player, actor: AbstractBaseUser | None, **changes: 
                 data=diff,
             )
     return locked
+
+
+def session_require_open(session: Session) -> None:
+    """Refuse any change to a settled session (check-ins, draws, results, claims)."""
+    if not session.is_open:
+        raise ValidationError(
+            f"The session of {session.date:%d %b %Y} is settled: nothing in it can change "
+            "unless an organiser reopens it."
+        )
+
+
+def session_open(
+    *,
+    club: Club,
+    actor: AbstractBaseUser | None,
+    date: dt.date,
+    starts_at: dt.time | None = None,
+) -> Session:
+    """Open a session for `date` with a snapshot of the club's house rules (one per date)."""
+    with transaction.atomic():
+        # Re-read the club, locked, so the snapshot is of the rules as they stand now.
+        club = Club.objects.select_for_update().get(pk=club.pk)
+        if Session.objects.filter(club=club, date=date).exists():
+            raise ValidationError(
+                {"date": f"There is already a session on {date:%A %d %B %Y}: open that one."}
+            )
+        session = Session(
+            club=club,
+            date=date,
+            starts_at=starts_at or club.session_start,
+            rules=club.house_rules(),
+            opened_by=actor if actor is not None and actor.is_authenticated else None,
+        )
+        session.full_clean()
+        try:
+            with transaction.atomic():
+                session.save()
+        except IntegrityError:
+            raise ValidationError(
+                {"date": f"There is already a session on {date:%A %d %B %Y}: open that one."}
+            ) from None
+        audit_record(
+            actor=actor,
+            action=AuditAction.SESSION_OPENED,
+            obj=session,
+            club=club,
+            data={"date": date, "starts_at": session.starts_at, "rules": session.rules},
+        )
+    return session
+
+
+def checkin_create(
+    *,
+    session: Session,
+    actor: AbstractBaseUser | None,
+    player: Player | None = None,
+    new_player_name: str = "",
+) -> CheckIn:
+    """Check a player in (or add a new player and check them in, in one step).
+
+    The fee owed comes from the session's rules. A player who arrives after rounds were drawn
+    joins from the next round. Checking a player in twice is a ValidationError on `player`.
+    """
+    if (player is None) == (not new_player_name):
+        raise TypeError("Give either an existing player or a new player's name.")
+    with transaction.atomic():
+        session = Session.objects.select_for_update().get(pk=session.pk)
+        session_require_open(session)
+        if player is None:
+            player = player_create(club=session.club, actor=actor, display_name=new_player_name)
+        elif player.club_id != session.club_id:
+            raise ValidationError({"player": f"{player} is not a player of {session.club}."})
+        elif not player.active:
+            raise ValidationError(
+                {"player": f"{player} is marked inactive: make them active first."}
+            )
+        if CheckIn.objects.filter(session=session, player=player).exists():
+            raise ValidationError({"player": f"{player} is already checked in."})
+        drawn = session.rounds.count()
+        if drawn >= session.rules["rounds_per_session"]:
+            raise ValidationError(
+                {"player": f"All {drawn} rounds are drawn: there is no round left to play in."}
+            )
+        checkin = CheckIn(
+            session=session,
+            player=player,
+            fee_cents=session.fee_cents,
+            from_round=drawn + 1,
+            checked_in_by=actor if actor is not None and actor.is_authenticated else None,
+        )
+        checkin.full_clean(validate_constraints=False)
+        try:
+            with transaction.atomic():
+                checkin.save()
+        except IntegrityError:
+            raise ValidationError({"player": f"{player} is already checked in."}) from None
+        audit_record(
+            actor=actor,
+            action=AuditAction.CHECKIN_CREATED,
+            obj=checkin,
+            club=session.club,
+            data={
+                "session": session.pk,
+                "player": player.pk,
+                "fee_cents": checkin.fee_cents,
+                "from_round": checkin.from_round,
+            },
+        )
+    return checkin
+
+
+def checkin_undo(*, checkin: CheckIn, actor: AbstractBaseUser | None) -> None:
+    """Take back a check-in, allowed only while the player has no game in the session.
+
+    A paid fee is recorded in the audit entry as handed back.
+    """
+    with transaction.atomic():
+        checkin = (
+            CheckIn.objects.select_for_update()
+            .select_related("session", "player")
+            .get(pk=checkin.pk)
+        )
+        session_require_open(checkin.session)
+        if checkin.player.seats.filter(game__session=checkin.session).exists():
+            raise ValidationError(
+                f"{checkin.player} already has a game this session: the check-in stays."
+            )
+        data = {
+            "session": checkin.session_id,
+            "player": checkin.player_id,
+            "fee_cents": checkin.fee_cents,
+            "fee_returned_cents": checkin.fee_cents if checkin.is_paid else 0,
+        }
+        audit_record(
+            actor=actor,
+            action=AuditAction.CHECKIN_UNDONE,
+            obj=checkin,
+            club=checkin.session.club,
+            data=data,
+        )
+        checkin.delete()
+
+
+def _lock_checkin(checkin: CheckIn) -> CheckIn:
+    """The check-in row, locked, in an open session (call inside a transaction)."""
+    checkin = CheckIn.objects.select_for_update().select_related("session").get(pk=checkin.pk)
+    session_require_open(checkin.session)
+    return checkin
+
+
+def fee_mark_paid(*, checkin: CheckIn, actor: AbstractBaseUser) -> CheckIn:
+    """Record that the fee was paid, who took it and when. Safe to run twice."""
+    with transaction.atomic():
+        checkin = _lock_checkin(checkin)
+        if checkin.is_paid:
+            return checkin
+        checkin.paid_at = timezone.now()
+        checkin.paid_by = actor
+        checkin.save(update_fields=["paid_at", "paid_by"])
+        audit_record(
+            actor=actor,
+            action=AuditAction.FEE_PAID,
+            obj=checkin,
+            club=checkin.session.club,
+            data={"fee_cents": checkin.fee_cents, "player": checkin.player_id},
+        )
+    return checkin
+
+
+def fee_mark_unpaid(*, checkin: CheckIn, actor: AbstractBaseUser) -> CheckIn:
+    """Undo a payment marked by mistake (the money handed back). Safe to run twice."""
+    with transaction.atomic():
+        checkin = _lock_checkin(checkin)
+        if not checkin.is_paid:
+            return checkin
+        before = {"paid_at": checkin.paid_at, "paid_by": checkin.paid_by_id}
+        checkin.paid_at = None
+        checkin.paid_by = None
+        checkin.save(update_fields=["paid_at", "paid_by"])
+        audit_record(
+            actor=actor,
+            action=AuditAction.FEE_UNPAID,
+            obj=checkin,
+            club=checkin.session.club,
+            data={"fee_cents": checkin.fee_cents, "player": checkin.player_id, **before},
+        )
+    return checkin

@@ -4,7 +4,7 @@ import django_tables2 as tables
 from django.utils.html import format_html_join
 from django.utils.safestring import mark_safe
 
-from club.models import AuditEntry, Player
+from club.models import AuditEntry, Player, Session
 from club.templatetags.pegboard import cents
 
 
@@ -58,3 +58,19 @@ class AuditTable(tables.Table):
         model = AuditEntry
         fields = ("created_at", "actor", "action", "object_repr", "data")
         empty_text = "Nothing recorded yet."
+
+
+class SessionTable(tables.Table):
+    date = tables.DateColumn(
+        format="D j M Y", linkify=("club:session", {"pk": tables.A("pk")}), verbose_name="Date"
+    )
+    state = tables.Column()
+    players = tables.Column(verbose_name="Players", attrs={"td": {"class": "numeric"}})
+    rounds_drawn = tables.Column(verbose_name="Rounds", attrs={"td": {"class": "numeric"}})
+    collected_cents = CentsColumn(verbose_name="Collected", attrs={"td": {"class": "numeric"}})
+
+    class Meta:
+        model = Session
+        fields = ("date", "state", "players", "rounds_drawn", "collected_cents")
+        order_by = ("-date",)
+        empty_text = "No sessions yet."

@@ -13,4 +13,23 @@ urlpatterns = [
     path("players/add/", views.PlayerCreateView.as_view(), name="player_add"),
     path("players/<int:pk>/edit/", views.PlayerUpdateView.as_view(), name="player_edit"),
     path("audit/", views.AuditLogView.as_view(), name="audit"),
+    path("sessions/", views.SessionListView.as_view(), name="sessions"),
+    path("sessions/open/", views.SessionOpenView.as_view(), name="session_open"),
+    path("sessions/<int:pk>/", views.SessionDetailView.as_view(), name="session"),
+    path("sessions/<int:pk>/checkin/", views.CheckInCreateView.as_view(), name="checkin_add"),
+    path(
+        "sessions/<int:pk>/checkins/<int:checkin>/paid/",
+        views.CheckInActionView.as_view(action="paid"),
+        name="checkin_paid",
+    ),
+    path(
+        "sessions/<int:pk>/checkins/<int:checkin>/unpaid/",
+        views.CheckInActionView.as_view(action="unpaid"),
+        name="checkin_unpaid",
+    ),
+    path(
+        "sessions/<int:pk>/checkins/<int:checkin>/undo/",
+        views.CheckInActionView.as_view(action="undo"),
+        name="checkin_undo",
+    ),
 ]

@@ -10,18 +10,31 @@ from django.contrib import messages
 from django.contrib.auth.mixins import PermissionRequiredMixin
 from django.core.exceptions import ValidationError
 from django.http import Http404
-from django.shortcuts import get_object_or_404, redirect
-from django.urls import reverse_lazy
-from django.views.generic import FormView, TemplateView
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse, reverse_lazy
+from django.views.generic import FormView, TemplateView, View
 from django_filters.views import FilterView
-from django_tables2 import SingleTableMixin
+from django_tables2 import RequestConfig, SingleTableMixin
 
 from club import services
-from club.filters import AuditFilter, PlayerFilter
-from club.forms import HouseRulesForm, PlayerForm
-from club.models import Club, Player
-from club.selectors import club_audit_entries, club_players, current_club, next_session
-from club.tables import AuditTable, EditablePlayerTable, PlayerTable
+from club.filters import AuditFilter, PlayerFilter, SessionFilter
+from club.forms import CheckInForm, HouseRulesForm, PlayerForm, SessionOpenForm
+from club.models import CheckIn, Club, Player, Session
+from club.selectors import (
+    checkin_candidates,
+    club_audit_entries,
+    club_players,
+    club_sessions,
+    current_club,
+    next_session,
+    next_session_date,
+    session_checkins,
+    session_fee_totals,
+)
+from club.tables import AuditTable, EditablePlayerTable, PlayerTable, SessionTable
+from club.templatetags.pegboard import cents
+from games.selectors import session_rounds, session_standings
+from games.tables import StandingTable
 
 
 class ClubMixin:
@@ -46,11 +59,7 @@ class ServiceFormMixin:
         try:
             self.perform(form)
         except ValidationError as error:
-            if hasattr(error, "error_dict"):
-                for field, field_errors in error.error_dict.items():
-                    form.add_error(field if field in form.fields else None, field_errors)
-            else:
-                form.add_error(None, error)
+            add_service_errors(form, error)
             return self.form_invalid(form)
         if self.success_message:
             messages.success(self.request, self.success_message)
@@ -162,3 +171,140 @@ class AuditLogView(PermissionRequiredMixin, ClubMixin, SingleTableMixin, FilterV
 
     def get_queryset(self):
         return club_audit_entries(self.club)
+
+
+class SessionListView(PermissionRequiredMixin, ClubMixin, SingleTableMixin, FilterView):
+    permission_required = "club.view_session"
+    template_name = "club/session_list.html"
+    filterset_class = SessionFilter
+    table_class = SessionTable
+    paginate_by = 50
+
+    def get_queryset(self):
+        return club_sessions(self.club)
+
+
+class SessionOpenView(PermissionRequiredMixin, ClubMixin, ServiceFormMixin, FormView):
+    permission_required = "club.add_session"
+    template_name = "club/session_open.html"
+    form_class = SessionOpenForm
+
+    def get_initial(self):
+        return {"date": next_session_date(self.club), "starts_at": self.club.session_start}
+
+    def perform(self, form):
+        self.session = services.session_open(
+            club=self.club, actor=self.request.user, **form.cleaned_data
+        )
+        self.success_message = f"Session of {self.session.date:%A %d %B} opened."
+
+    def get_success_url(self):
+        return reverse("club:session", args=[self.session.pk])
+
+
+class SessionPageMixin(PermissionRequiredMixin, ClubMixin):
+    """The session page: everything about that morning on one screen. POST views that fail
+    validation render it again with their bound form."""
+
+    permission_required = "club.view_session"
+    template_name = "club/session_detail.html"
+
+    def get_session(self) -> Session:
+        if not hasattr(self, "session"):
+            self.session = get_object_or_404(Session, pk=self.kwargs["pk"], club=self.club)
+        return self.session
+
+    def page_context(self, **overrides) -> dict:
+        session = self.get_session()
+        user = self.request.user
+        standings = StandingTable(session_standings(session))
+        RequestConfig(self.request, paginate=False).configure(standings)
+        context = {
+            "session": session,
+            "rules": session.rules,
+            "checkins": session_checkins(session),
+            "totals": session_fee_totals(session),
+            "rounds": session_rounds(session),
+            "standings": standings,
+            "can_manage": user.has_perm("club.add_checkin") and session.is_open,
+            "show_fees": user.has_perm("club.view_checkin"),
+            "can_draw": user.has_perm("games.add_round") and session.is_open,
+            "next_round": session.rounds.count() + 1,
+        }
+        if context["can_manage"]:
+            context["checkin_form"] = CheckInForm(club=self.club)
+            context["candidates"] = checkin_candidates(session)
+        context.update(overrides)
+        return context
+
+    def render_page(self, status=200, **overrides):
+        return render(
+            self.request, self.template_name, self.page_context(**overrides), status=status
+        )
+
+
+class SessionDetailView(SessionPageMixin, View):
+    def get(self, request, *args, **kwargs):
+        return self.render_page()
+
+
+class CheckInCreateView(SessionPageMixin, View):
+    permission_required = "club.add_checkin"
+
+    def post(self, request, *args, **kwargs):
+        session = self.get_session()
+        form = CheckInForm(request.POST, club=self.club)
+        if form.is_valid():
+            try:
+                checkin = services.checkin_create(
+                    session=session,
+                    actor=request.user,
+                    player=form.cleaned_data["player"],
+                    new_player_name=form.cleaned_data["new_player_name"],
+                )
+            except ValidationError as error:
+                add_service_errors(
+                    form, error, field_map={"player": "name", "display_name": "name"}
+                )
+            else:
+                late = f" (from round {checkin.from_round})" if checkin.from_round > 1 else ""
+                messages.success(request, f"{checkin.player} checked in{late}.")
+                return redirect(reverse("club:session", args=[session.pk]) + "#checkin")
+        return self.render_page(status=400, checkin_form=form)
+
+
+class CheckInActionView(SessionPageMixin, View):
+    """POST-only buttons on a check-in: mark paid, undo the payment, undo the check-in."""
+
+    permission_required = "club.change_checkin"
+    action = ""
+
+    def post(self, request, *args, **kwargs):
+        checkin = get_object_or_404(
+            CheckIn, pk=kwargs["checkin"], session_id=kwargs["pk"], session__club=self.club
+        )
+        try:
+            if self.action == "paid":
+                services.fee_mark_paid(checkin=checkin, actor=request.user)
+                messages.success(request, f"{checkin.player} paid {cents(checkin.fee_cents)}.")
+            elif self.action == "unpaid":
+                services.fee_mark_unpaid(checkin=checkin, actor=request.user)
+                messages.success(request, f"{checkin.player}'s payment taken back.")
+            else:
+                services.checkin_undo(checkin=checkin, actor=request.user)
+                messages.success(request, f"{checkin.player}'s check-in undone.")
+        except ValidationError as error:
+            for message in error.messages:
+                messages.error(request, message)
+        return redirect(reverse("club:session", args=[kwargs["pk"]]) + "#checkin")
+
+
+def add_service_errors(form, error: ValidationError, field_map: dict | None = None) -> None:
+    """Put a service's ValidationError on the form: on its field where the form has it."""
+    field_map = field_map or {}
+    if hasattr(error, "error_dict"):
+        for field, field_errors in error.error_dict.items():
+            field = field_map.get(field, field)
+            form.add_error(field if field in form.fields else None, field_errors)
+    else:
+        form.add_error(None, error)

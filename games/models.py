@@ -1,1 +1,174 @@
-"""Models of the games app: sessions' rounds, tables and results (added by their issue)."""
+"""Rounds, games (one per table), seats and result versions of a session.
+
+Terms:
+- round: one draw of a session, numbered from 1, with the seed it was drawn from.
+- game: one table of a round (table number, kind two / three / partners) and the game played there.
+- seat: a player at a game; `position` is the seat order (partners: 0 and 2 against 1 and 3) and
+  `side` the side they play for (0, 1 or 2; partners share a side).
+- result: one version of a game's final scores. Entering makes a draft; the other side (or another
+  organiser) confirms it. A later entry or correction is a new version; the one it replaces becomes
+  superseded. At most one version of a game is not superseded.
+- result line: one player's figures in a result version (score of their side, won, skunks, game
+  points, spread), derived by `games.outcome`.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+
+from club.models import Player, Session
+
+
+class TableKind(models.TextChoices):
+    TWO = "two", "2 players"
+    THREE = "three", "3 players (cut-throat)"
+    PARTNERS = "partners", "4 players (partners)"
+
+
+class Round(models.Model):
+    session = models.ForeignKey(Session, on_delete=models.PROTECT, related_name="rounds")
+    number = models.PositiveSmallIntegerField()
+    seed = models.BigIntegerField(help_text="The draw's random seed: same seed, same draw.")
+    mode = models.CharField(max_length=10)
+    drawn_at = models.DateTimeField(default=timezone.now)
+    drawn_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["session", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["session", "number"], name="round_number_unique"),
+            models.CheckConstraint(condition=models.Q(number__gte=1), name="round_number_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Round {self.number}"
+
+
+class Game(models.Model):
+    session = models.ForeignKey(Session, on_delete=models.PROTECT, related_name="games")
+    round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="games")
+    table = models.PositiveSmallIntegerField()
+    kind = models.CharField(max_length=10, choices=TableKind.choices)
+
+    class Meta:
+        ordering = ["round", "table"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "table"], name="game_table_unique_in_round"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Round {self.round.number}, table {self.table}"
+
+    @property
+    def side_count(self) -> int:
+        return 3 if self.kind == TableKind.THREE else 2
+
+
+class Seat(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="seats")
+    round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="seats")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
+    position = models.PositiveSmallIntegerField()
+    side = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["game", "position"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["round", "player"], name="seat_one_per_player_per_round"
+            ),
+            models.UniqueConstraint(fields=["game", "position"], name="seat_position_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} at {self.game}, seat {self.position + 1}"
+
+
+class ResultState(models.TextChoices):
+    DRAFT = "draft", "Draft"
+    CONFIRMED = "confirmed", "Confirmed"
+    SUPERSEDED = "superseded", "Superseded"
+
+
+class ResultSource(models.TextChoices):
+    ENTRY = "entry", "Entered at the table"
+    CORRECTION = "correction", "Correction"
+    RULING = "ruling", "Judge's ruling"
+
+
+class Result(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="results")
+    version = models.PositiveSmallIntegerField()
+    state = models.CharField(max_length=12, choices=ResultState.choices)
+    source = models.CharField(
+        max_length=12, choices=ResultSource.choices, default=ResultSource.ENTRY
+    )
+    reason = models.TextField(blank=True)
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    entered_side = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="The side of the player who entered it; empty for staff."
+    )
+    entered_at = models.DateTimeField(default=timezone.now)
+    confirmed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    confirmed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["game", "-version"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "version"], name="result_version_unique"),
+            models.UniqueConstraint(
+                fields=["game"],
+                condition=~models.Q(state="superseded"),
+                name="result_one_current_per_game",
+            ),
+            models.CheckConstraint(
+                condition=~models.Q(state="confirmed") | models.Q(confirmed_by__isnull=False),
+                name="result_confirmed_has_confirmer",
+            ),
+        ]
+        permissions = [
+            ("confirm_result", "Can confirm a result entered by the other side"),
+            ("correct_result", "Can correct a confirmed result"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game}, result v{self.version} ({self.get_state_display().lower()})"
+
+    @property
+    def scores(self) -> list[int]:
+        """The side scores in side order (from the lines)."""
+        by_side: dict[int, int] = {}
+        for line in self.lines.all():
+            by_side[line.side] = line.score
+        return [by_side[side] for side in sorted(by_side)]
+
+
+class ResultLine(models.Model):
+    result = models.ForeignKey(Result, on_delete=models.PROTECT, related_name="lines")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="result_lines")
+    side = models.PositiveSmallIntegerField()
+    score = models.PositiveSmallIntegerField()
+    won = models.BooleanField()
+    skunked = models.BooleanField()
+    double_skunked = models.BooleanField()
+    skunks_given = models.PositiveSmallIntegerField()
+    game_points = models.PositiveSmallIntegerField()
+    spread = models.SmallIntegerField()
+
+    class Meta:
+        ordering = ["result", "side", "player__display_name"]
+        constraints = [
+            models.UniqueConstraint(fields=["result", "player"], name="result_line_one_per_player"),
+        ]
+        indexes = [models.Index(fields=["player", "result"])]
+
+    def __str__(self) -> str:
+        return f"{self.player}: {self.score}"

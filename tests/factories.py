@@ -3,11 +3,15 @@
 Terms: `UserFactory(role="organisers")` makes a user in that role group (see club/roles.py).
 """
 
+import datetime as dt
+
 import factory
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
+from django.utils import timezone
 
-from club.models import Club, Player
+from club.models import CheckIn, Club, Player, Session, SessionState
+from games.models import Game, Result, ResultLine, ResultState, Round, Seat, TableKind
 
 PASSWORD = "test-password-123"
 
@@ -43,3 +47,95 @@ class PlayerFactory(factory.django.DjangoModelFactory):
 
     club = factory.SubFactory(ClubFactory)
     display_name = factory.Sequence(lambda n: f"Player {n}")
+
+
+class SessionFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Session
+
+    club = factory.SubFactory(ClubFactory)
+    date = factory.Sequence(lambda n: dt.date(2026, 1, 1) + dt.timedelta(days=7 * n))
+    rules = factory.LazyAttribute(lambda session: session.club.house_rules())
+
+    class Params:
+        settled = factory.Trait(state=SessionState.SETTLED)
+
+
+class CheckInFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = CheckIn
+
+    session = factory.SubFactory(SessionFactory)
+    player = factory.SubFactory(PlayerFactory, club=factory.SelfAttribute("..session.club"))
+    fee_cents = factory.LazyAttribute(lambda checkin: checkin.session.fee_cents)
+
+    class Params:
+        paid = factory.Trait(
+            paid_at=factory.LazyFunction(timezone.now), paid_by=factory.SubFactory(UserFactory)
+        )
+
+
+class RoundFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Round
+
+    session = factory.SubFactory(SessionFactory)
+    number = factory.Sequence(lambda n: n + 1)
+    seed = factory.Sequence(lambda n: 1000 + n)
+    mode = "singles"
+
+
+class GameFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Game
+
+    round = factory.SubFactory(RoundFactory)
+    session = factory.SelfAttribute("round.session")
+    table = factory.Sequence(lambda n: n + 1)
+    kind = TableKind.TWO
+
+
+class SeatFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Seat
+
+    game = factory.SubFactory(GameFactory)
+    round = factory.SelfAttribute("game.round")
+    player = factory.SubFactory(PlayerFactory, club=factory.SelfAttribute("..game.session.club"))
+    position = factory.Sequence(lambda n: n % 2)
+    side = factory.SelfAttribute("position")
+
+
+class ResultFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Result
+
+    game = factory.SubFactory(GameFactory)
+    version = 1
+    state = ResultState.DRAFT
+    entered_by = factory.SubFactory(UserFactory)
+
+    class Params:
+        confirmed = factory.Trait(
+            state=ResultState.CONFIRMED,
+            confirmed_by=factory.SubFactory(UserFactory),
+            confirmed_at=factory.LazyFunction(timezone.now),
+        )
+
+
+class ResultLineFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = ResultLine
+
+    result = factory.SubFactory(ResultFactory)
+    player = factory.SubFactory(
+        PlayerFactory, club=factory.SelfAttribute("..result.game.session.club")
+    )
+    side = 0
+    score = 121
+    won = True
+    skunked = False
+    double_skunked = False
+    skunks_given = 0
+    game_points = 2
+    spread = 10

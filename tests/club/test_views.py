@@ -5,9 +5,16 @@ here fails `test_every_url_has_a_row_in_the_page_table`."""
 import pytest
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
-from club.models import AuditAction, AuditEntry, Club, Player
+from club.models import AuditAction, AuditEntry, CheckIn, Club, Player, Session
+from games.models import Game, Result, Round
 from tests.conftest import ROLES
-from tests.factories import ClubFactory, PlayerFactory
+from tests.factories import (
+    CheckInFactory,
+    ClubFactory,
+    PlayerFactory,
+    ResultFactory,
+    SessionFactory,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -23,6 +30,22 @@ PAGES = {
     "club:player_add": (LOGIN, 403, 403, 200),
     "club:player_edit": (LOGIN, 403, 403, 200),
     "club:audit": (LOGIN, 403, 200, 200),
+    "club:sessions": (LOGIN, 200, 200, 200),
+    "club:session_open": (LOGIN, 403, 403, 200),
+    "club:session": (LOGIN, 200, 200, 200),
+    # POST-only actions: a GET by someone allowed to post is 405.
+    "club:checkin_add": (LOGIN, 403, 403, 405),
+    "club:checkin_paid": (LOGIN, 403, 403, 405),
+    "club:checkin_unpaid": (LOGIN, 403, 403, 405),
+    "club:checkin_undo": (LOGIN, 403, 403, 405),
+    "games:round_draw": (LOGIN, 403, 403, 405),
+    "games:round": (LOGIN, 200, 200, 200),
+    "games:round_print": (LOGIN, 200, 200, 200),
+    "games:round_swap": (LOGIN, 403, 403, 405),
+    "games:game": (LOGIN, 200, 200, 200),
+    "games:result_enter": (LOGIN, 405, 405, 405),
+    "games:result_confirm": (LOGIN, 405, 405, 405),
+    "games:result_correct": (LOGIN, 403, 403, 405),
 }
 # Not pages: the logout action (POST only) and the admin, which Django guards itself.
 NOT_PAGES = {"logout"}
@@ -41,15 +64,50 @@ def named_urls(resolver=None, namespace=""):
             yield f"{namespace}{pattern.name}", pattern
 
 
+# Which object fills <pk> for each prefix of URL names; other parameters by their own name.
+PK_OBJECT = {
+    "club:player": "player",
+    "club:session": "session",
+    "club:checkin": "session",
+    "games:round_draw": "session",
+    "games:round": "round",
+    "games:game": "game",
+    "games:result": "game",
+}
+
+
 def url_for(name: str, club: Club) -> str:
+    """The URL of `name` with real objects of `club` (a session with a check-in, a drawn game
+    with a draft result) filling its parameters."""
+    session = SessionFactory(club=club)
+    checkin = CheckInFactory(session=session)
+    result = ResultFactory(game__round__session=session)
+    objects = {
+        "player": checkin.player,
+        "session": session,
+        "checkin": checkin,
+        "round": result.game.round,
+        "game": result.game,
+        "result": result,
+    }
     pattern = dict(named_urls())[name]
     kwargs = {}
     for key in pattern.pattern.converters:
         if key == "pk":
-            kwargs[key] = PlayerFactory(club=club).pk
+            owner = next(obj for prefix, obj in PK_OBJECT.items() if name.startswith(prefix))
+            kwargs[key] = objects[owner].pk
+        elif key in objects:
+            kwargs[key] = objects[key].pk
         else:
             raise AssertionError(f"url_for does not know how to fill <{key}> of {name}")
     return reverse(name, kwargs=kwargs)
+
+
+def row_counts() -> tuple[int, ...]:
+    models = (Club, Player, AuditEntry, Session, CheckIn, Round, Game, Result)
+    return tuple(model.objects.count() for model in models) + (
+        CheckIn.objects.filter(paid_at__isnull=False).count(),
+    )
 
 
 def test_every_url_has_a_row_in_the_page_table():
@@ -76,10 +134,12 @@ def test_page_status_for_each_role(name, role, club, client_for):
 def test_anonymous_users_never_write(name, club, client):
     """Every URL, posted to anonymously, redirects to login or refuses, and writes nothing."""
     url = url_for(name, club)
-    before = (Club.objects.count(), Player.objects.count(), AuditEntry.objects.count())
-    response = client.post(url, {"display_name": "Intruder", "entry_fee_cents": "1"})
-    after = (Club.objects.count(), Player.objects.count(), AuditEntry.objects.count())
-    assert after == before
+    before = row_counts()
+    response = client.post(
+        url,
+        {"display_name": "Intruder", "entry_fee_cents": "1", "name": "X", "side_0": "121"},
+    )
+    assert row_counts() == before
     if name == "login":
         assert response.status_code == 200  # the log-in form itself, showing its error
         assert response.context["form"].errors
@@ -91,11 +151,12 @@ def test_anonymous_users_never_write(name, club, client):
             assert response.url.startswith(reverse("login"))
 
 
+ALL_NAV = ["Home", "Hand counter", "House rules", "Sessions", "Players", "Audit log"]
 NAV = {
     "public": ["Home", "Hand counter", "House rules"],
-    "player": ["Home", "Hand counter", "House rules", "Players"],
-    "judge": ["Home", "Hand counter", "House rules", "Players", "Audit log"],
-    "organiser": ["Home", "Hand counter", "House rules", "Players", "Audit log"],
+    "player": ["Home", "Hand counter", "House rules", "Sessions", "Players"],
+    "judge": ["Home", "Hand counter", "House rules", "Sessions", "Players", "Audit log"],
+    "organiser": ALL_NAV,
 }
 
 
@@ -106,7 +167,7 @@ def test_home_shows_the_club_next_session_role_and_navigation(role, club, client
     assert club.name in html
     assert 'data-testid="next-session"' in html
     nav = html.split('aria-label="Main"')[1].split("</nav>")[0]
-    labels = [label for label in NAV["organiser"] if f">{label}</a>" in nav]
+    labels = [label for label in ALL_NAV if f">{label}</a>" in nav]
     assert labels == NAV[role]
     if role == "public":
         assert 'data-testid="role"' not in html
@@ -115,6 +176,7 @@ def test_home_shows_the_club_next_session_role_and_navigation(role, club, client
         assert f'data-testid="role">{role}</span>' in html
     assert ("Edit the house rules" in html) == (role == "organiser")
     assert ("Add a player" in html) == (role == "organiser")
+    assert ("Open a session" in html) == (role == "organiser")
 
 
 def test_home_without_any_club_explains_what_to_do(client, db):

@@ -1,0 +1,51 @@
+"""Forms of the games app: side scores of a game, a correction's reason, a seat swap."""
+
+from __future__ import annotations
+
+from django import forms
+
+from games.models import Game, Round
+
+
+class ResultForm(forms.Form):
+    """One score field per side, labelled with the side's players ("side_0", "side_1", ...)."""
+
+    def __init__(self, *args, game: Game, sides: list[list[str]], **kwargs):
+        super().__init__(*args, **kwargs)
+        self.game = game
+        target = game.session.rules["game_target"]
+        for index, names in enumerate(sides):
+            self.fields[f"side_{index}"] = forms.IntegerField(
+                label=" & ".join(names),
+                min_value=0,
+                max_value=target,
+                widget=forms.NumberInput(attrs={"inputmode": "numeric", "min": 0, "max": target}),
+                error_messages={
+                    "min_value": "A score cannot be negative.",
+                    "max_value": f"The game ends at {target}: no score is above it.",
+                    "invalid": "Write the final score as a whole number.",
+                    "required": "Write this side's final score.",
+                },
+            )
+
+    def scores(self) -> list[int]:
+        return [self.cleaned_data[name] for name in self.fields if name.startswith("side_")]
+
+
+class CorrectionForm(ResultForm):
+    reason = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 2}),
+        help_text="Why the confirmed result changes; kept with the new version.",
+    )
+
+
+class SwapForm(forms.Form):
+    player_a = forms.ChoiceField(label="Swap")
+    player_b = forms.ChoiceField(label="with")
+
+    def __init__(self, *args, round_: Round, seated: list[tuple[int, str]], **kwargs):
+        super().__init__(*args, **kwargs)
+        self.round = round_
+        choices = [("", "—")] + [(str(pk), name) for pk, name in seated]
+        self.fields["player_a"].choices = choices
+        self.fields["player_b"].choices = choices

@@ -1,0 +1,236 @@
+"""Views of the games app: draw a round, the round page and its printable seating chart, swap
+seats, and the game page where results are entered, confirmed and corrected.
+
+Views stay thin: check a permission, validate a form, call one service, add a message, redirect.
+A form that fails renders its page again with the errors (status 400). Every lookup is within the
+current club.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.mixins import PermissionRequiredMixin
+from django.core.exceptions import ValidationError
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.generic import View
+
+from club.models import Player, Session
+from club.views import ClubMixin, add_service_errors
+from games import services
+from games.forms import CorrectionForm, ResultForm, SwapForm
+from games.models import Game, Result, ResultState, Round
+from games.selectors import game_history
+
+
+class RoundDrawView(PermissionRequiredMixin, ClubMixin, View):
+    permission_required = "games.add_round"
+
+    def post(self, request, pk):
+        session = get_object_or_404(Session, pk=pk, club=self.club)
+        try:
+            round_ = services.round_draw(session=session, actor=request.user)
+        except ValidationError as error:
+            for message in error.messages:
+                messages.error(request, message)
+            return redirect(reverse("club:session", args=[session.pk]) + "#rounds")
+        messages.success(request, f"Round {round_.number} drawn: {round_.games.count()} tables.")
+        return redirect("games:round", pk=round_.pk)
+
+
+class RoundMixin(PermissionRequiredMixin, ClubMixin):
+    permission_required = "games.view_round"
+
+    def get_round(self) -> Round:
+        if not hasattr(self, "round"):
+            self.round = get_object_or_404(
+                Round.objects.select_related("session"),
+                pk=self.kwargs["pk"],
+                session__club=self.club,
+            )
+        return self.round
+
+    def seated(self) -> list[tuple[int, str]]:
+        return [
+            (seat.player_id, seat.player.display_name)
+            for seat in self.get_round()
+            .seats.select_related("player")
+            .order_by("player__display_name")
+        ]
+
+    def page_context(self, **overrides) -> dict:
+        round_ = self.get_round()
+        games = round_.games.prefetch_related("seats__player")
+        can_swap = (
+            self.request.user.has_perm("games.change_round")
+            and round_.session.is_open
+            and not Result.objects.filter(game__round=round_).exists()
+        )
+        context = {
+            "round": round_,
+            "session": round_.session,
+            "games": games,
+            "can_swap": can_swap,
+        }
+        if can_swap:
+            context["swap_form"] = SwapForm(round_=round_, seated=self.seated())
+        context.update(overrides)
+        return context
+
+
+class RoundView(RoundMixin, View):
+    template_name = "games/round.html"
+
+    def get(self, request, pk):
+        return render(request, self.template_name, self.page_context())
+
+
+class RoundPrintView(RoundView):
+    template_name = "games/round_print.html"
+
+
+class RoundSwapView(RoundMixin, View):
+    permission_required = "games.change_round"
+
+    def post(self, request, pk):
+        round_ = self.get_round()
+        form = SwapForm(request.POST, round_=round_, seated=self.seated())
+        if form.is_valid():
+            players = {
+                field: get_object_or_404(Player, pk=form.cleaned_data[field], club=self.club)
+                for field in ("player_a", "player_b")
+            }
+            try:
+                services.round_swap_seats(round_=round_, actor=request.user, **players)
+            except ValidationError as error:
+                add_service_errors(form, error)
+            else:
+                messages.success(
+                    request, f"Swapped {players['player_a']} and {players['player_b']}."
+                )
+                return redirect("games:round", pk=round_.pk)
+        context = self.page_context(swap_form=form)
+        return render(request, "games/round.html", context, status=400)
+
+
+class GameMixin(PermissionRequiredMixin, ClubMixin):
+    permission_required = "games.view_game"
+    template_name = "games/game.html"
+
+    def get_game(self) -> Game:
+        if not hasattr(self, "game"):
+            self.game = get_object_or_404(
+                Game.objects.select_related("session", "round"),
+                pk=self.kwargs["pk"],
+                session__club=self.club,
+            )
+        return self.game
+
+    def sides(self) -> list[list[str]]:
+        game = self.get_game()
+        sides: list[list[str]] = [[] for _ in range(game.side_count)]
+        for seat in game.seats.select_related("player").order_by("position"):
+            sides[seat.side].append(seat.player.display_name)
+        return sides
+
+    def page_context(self, **overrides) -> dict:
+        game = self.get_game()
+        user = self.request.user
+        history = list(game_history(game))
+        current = next((r for r in history if r.state != ResultState.SUPERSEDED), None)
+        seated = game.seats.filter(player__user=user).exists() if user.is_authenticated else False
+        organiser = user.has_perm(services.CORRECT_PERMISSION)
+        open_ = game.session.is_open
+        context = {
+            "game": game,
+            "session": game.session,
+            "seats": game.seats.select_related("player").order_by("position"),
+            "history": history,
+            "current": current,
+            "sides": self.sides(),
+        }
+        confirmed = current is not None and current.state == ResultState.CONFIRMED
+        if open_ and not confirmed and (seated or organiser) and user.has_perm("games.add_result"):
+            initial = {}
+            if current is not None:
+                initial = {f"side_{i}": score for i, score in enumerate(current.scores)}
+            context["result_form"] = ResultForm(game=game, sides=self.sides(), initial=initial)
+        if open_ and current is not None and current.state == ResultState.DRAFT:
+            context["can_confirm"] = user.has_perm("games.confirm_result") and services.can_confirm(
+                current, user
+            )
+        if open_ and confirmed and organiser:
+            initial = {f"side_{i}": score for i, score in enumerate(current.scores)}
+            context["correction_form"] = CorrectionForm(
+                game=game, sides=self.sides(), initial=initial
+            )
+        context.update(overrides)
+        return context
+
+    def render_page(self, status=200, **overrides):
+        return render(
+            self.request, self.template_name, self.page_context(**overrides), status=status
+        )
+
+    def back(self):
+        return redirect("games:game", pk=self.get_game().pk)
+
+
+class GameView(GameMixin, View):
+    def get(self, request, pk):
+        return self.render_page()
+
+
+class ResultEnterView(GameMixin, View):
+    permission_required = "games.add_result"
+
+    def post(self, request, pk):
+        game = self.get_game()
+        form = ResultForm(request.POST, game=game, sides=self.sides())
+        if form.is_valid():
+            try:
+                services.result_enter(game=game, actor=request.user, scores=form.scores())
+            except ValidationError as error:
+                add_service_errors(form, error)
+            else:
+                messages.success(request, "Result entered: the other side confirms it.")
+                return self.back()
+        return self.render_page(status=400, result_form=form)
+
+
+class ResultConfirmView(GameMixin, View):
+    permission_required = "games.confirm_result"
+
+    def post(self, request, pk, result):
+        game = self.get_game()
+        draft = get_object_or_404(Result, pk=result, game=game)
+        try:
+            services.result_confirm(result=draft, actor=request.user)
+        except ValidationError as error:
+            for message in error.messages:
+                messages.error(request, message)
+        else:
+            messages.success(request, f"Table {game.table}'s result confirmed.")
+        return self.back()
+
+
+class ResultCorrectView(GameMixin, View):
+    permission_required = services.CORRECT_PERMISSION
+
+    def post(self, request, pk):
+        game = self.get_game()
+        form = CorrectionForm(request.POST, game=game, sides=self.sides())
+        if form.is_valid():
+            try:
+                services.result_correct(
+                    game=game,
+                    actor=request.user,
+                    scores=form.scores(),
+                    reason=form.cleaned_data["reason"],
+                )
+            except ValidationError as error:
+                add_service_errors(form, error)
+            else:
+                messages.success(request, "Result corrected; the earlier version is kept below.")
+                return self.back()
+        return self.render_page(status=400, correction_form=form)

@@ -15,6 +15,8 @@ def navigation(user) -> list[tuple[str, str]]:
         items.append(("Sessions", "club:sessions"))
     if user.has_perm("club.view_player"):
         items.append(("Players", "club:players"))
+    if user.has_perm("scoring.rule_dispute"):
+        items.append(("Disputes", "scoring:queue"))
     if user.has_perm("club.view_auditentry"):
         items.append(("Audit log", "club:audit"))
     return items

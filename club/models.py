@@ -291,6 +291,12 @@ class AuditAction(models.TextChoices):
     RESULT_ENTERED = "result.entered", "Result entered"
     RESULT_CONFIRMED = "result.confirmed", "Result confirmed"
     RESULT_CORRECTED = "result.corrected", "Result corrected"
+    CLAIM_FILED = "claim.filed", "Claim filed"
+    OUTCOME_COMPUTED = "claim.outcome", "Claim outcome computed"
+    MUGGINS_CALLED = "claim.muggins", "Muggins called"
+    DISPUTE_OPENED = "dispute.opened", "Dispute opened"
+    DISPUTE_RULED = "dispute.ruled", "Dispute ruled"
+    DISPUTE_APPEALED = "dispute.appealed", "Ruling appealed"
 
 
 class AuditEntryQuerySet(models.QuerySet):

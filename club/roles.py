@@ -22,8 +22,16 @@ PLAYER_PERMISSIONS = (
     # Object rules in the services: only at one's own table, only the other side's entry.
     "games.add_result",
     "games.confirm_result",
+    "scoring.view_claim",
+    "scoring.add_claim",
+    "scoring.view_dispute",
+    "scoring.add_dispute",
 )
-JUDGE_PERMISSIONS = PLAYER_PERMISSIONS + ("club.view_auditentry",)
+JUDGE_PERMISSIONS = PLAYER_PERMISSIONS + (
+    "club.view_auditentry",
+    "scoring.rule_dispute",
+    "scoring.view_ruling",
+)
 ORGANISER_PERMISSIONS = JUDGE_PERMISSIONS + (
     "club.change_club",
     "club.add_player",

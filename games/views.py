@@ -21,6 +21,7 @@ from games import services
 from games.forms import CorrectionForm, ResultForm, SwapForm
 from games.models import Game, Result, ResultState, Round
 from games.selectors import game_history
+from scoring.selectors import game_claims
 
 
 class RoundDrawView(PermissionRequiredMixin, ClubMixin, View):
@@ -148,6 +149,8 @@ class GameMixin(PermissionRequiredMixin, ClubMixin):
             "history": history,
             "current": current,
             "sides": self.sides(),
+            "claims": game_claims(game),
+            "can_claim": open_ and (seated or organiser) and user.has_perm("scoring.add_claim"),
         }
         confirmed = current is not None and current.state == ResultState.CONFIRMED
         if open_ and not confirmed and (seated or organiser) and user.has_perm("games.add_result"):

@@ -6,6 +6,7 @@ Terms: `hand` is 4 cards (3 in five-card cribbage) typed or picked; `starter` th
 from django import forms
 
 from scoring.engine import CardError, ScoringError, parse_card, parse_cards
+from scoring.models import ClaimKind
 from scoring.selectors import CountedHand, count_hand
 
 
@@ -47,3 +48,122 @@ class HandCounterForm(forms.Form):
                 field = "starter" if "starter" in str(error).lower() else "hand"
                 self.add_error(field, str(error))
         return data
+
+
+PLAY_ROWS = 8
+
+
+class ClaimForm(forms.Form):
+    """What a player announced. A play lists the cards of the current count in order, each with
+    the player who laid it; the claim is for the last card."""
+
+    kind = forms.ChoiceField(choices=ClaimKind.choices, label="What was counted")
+    claimant = forms.TypedChoiceField(coerce=int, label="Claimed by")
+    claimed_points = forms.IntegerField(
+        min_value=0,
+        max_value=99,
+        label="Points claimed",
+        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+    )
+    hand = forms.CharField(
+        max_length=80,
+        required=False,
+        label="Hand or crib",
+        help_text="Four cards, e.g. 5H 5C 5S JD (hand or crib only).",
+        widget=forms.TextInput(attrs={"autocomplete": "off", "spellcheck": "false"}),
+    )
+    starter = forms.CharField(
+        max_length=10,
+        required=False,
+        help_text="The starter (hand, crib or his heels).",
+        widget=forms.TextInput(attrs={"autocomplete": "off", "spellcheck": "false"}),
+    )
+    deal = forms.IntegerField(min_value=1, max_value=99, required=False, label="Deal number")
+
+    def __init__(self, *args, seated: list[tuple[int, str]], **kwargs):
+        super().__init__(*args, **kwargs)
+        self.seated = dict(seated)
+        self.fields["claimant"].choices = seated
+        for row in range(1, PLAY_ROWS + 1):
+            self.fields[f"play_player_{row}"] = forms.TypedChoiceField(
+                coerce=int,
+                required=False,
+                empty_value=None,
+                choices=[("", "—")] + seated,
+                label=f"Card {row} laid by",
+            )
+            self.fields[f"play_card_{row}"] = forms.CharField(
+                max_length=5,
+                required=False,
+                label=f"Card {row}",
+                widget=forms.TextInput(attrs={"autocomplete": "off", "size": 4}),
+            )
+
+    def play_rows(self):
+        return [
+            (self[f"play_player_{row}"], self[f"play_card_{row}"])
+            for row in range(1, PLAY_ROWS + 1)
+        ]
+
+    def clean(self):
+        data = super().clean()
+        kind = data.get("kind")
+        plays = []
+        for row in range(1, PLAY_ROWS + 1):
+            player, card = (
+                data.get(f"play_player_{row}"),
+                (data.get(f"play_card_{row}") or "").strip(),
+            )
+            if not player and not card:
+                continue
+            if not player or not card:
+                self.add_error(f"play_card_{row}", "Give both the card and who laid it.")
+                continue
+            plays.append((player, card))
+        data["plays"] = plays
+        if kind in (ClaimKind.HAND, ClaimKind.CRIB):
+            if not data.get("hand"):
+                self.add_error("hand", "Write the four cards of the hand or crib.")
+            if not data.get("starter"):
+                self.add_error("starter", "Write the starter.")
+        elif kind == ClaimKind.HEELS and not data.get("starter"):
+            self.add_error("starter", "Write the starter (a jack scores his heels).")
+        elif kind == ClaimKind.PLAY and not plays:
+            self.add_error(None, "Give the cards of the current count in the order laid.")
+        return data
+
+
+class MugginsForm(forms.Form):
+    caller = forms.TypedChoiceField(coerce=int, label="Called by")
+    points = forms.IntegerField(min_value=1, max_value=29, label="Muggins for")
+
+    def __init__(self, *args, opponents: list[tuple[int, str]], **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["caller"].choices = opponents
+
+
+class StatementForm(forms.Form):
+    statement = forms.CharField(
+        max_length=500, widget=forms.Textarea(attrs={"rows": 2}), label="What you do not accept"
+    )
+
+
+class RulingForm(forms.Form):
+    """A judge's override: the points each side scores for the claim, and why."""
+
+    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), required=False)
+
+    def __init__(self, *args, sides: list[tuple[int, str]], **kwargs):
+        super().__init__(*args, **kwargs)
+        for side, label in sides:
+            self.fields[f"side_{side}"] = forms.IntegerField(
+                min_value=0, max_value=99, label=f"Points to {label}", required=True
+            )
+        self.fields["reason"] = self.fields.pop("reason")
+
+    def points(self) -> dict[int, int]:
+        return {
+            int(name.split("_")[1]): value
+            for name, value in self.cleaned_data.items()
+            if name.startswith("side_")
+        }

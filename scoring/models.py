@@ -1,1 +1,183 @@
-"""Models of the scoring app (added by the issues that build it)."""
+"""Claims, outcomes, disputes and rulings (DESIGN.md, "Claims, muggins and disputes").
+
+Terms:
+- claim: what a player announced at a game: a hand, a crib, his heels or a play (the points for
+  the last card laid in the current count), the cards, and the points claimed. The engine's true
+  count, its itemised breakdown, the count read aloud and the engine's version are stored with
+  it, so a later rule fix never silently changes an old ruling.
+- muggins call: an opponent's "muggins for N" on a claim, when the club plays muggins.
+- outcome: the points each side scores for a claim, worked out by the service from the claim,
+  the true count and the house rules. A muggins call makes a new outcome; the latest is current.
+- side: the side index of the game's seats (games.Seat.side); `points` maps side -> points.
+- dispute: opened by a player of the game who does not accept the current outcome. A judge who is
+  not a party rules (level 1); one appeal goes to a different judge whose ruling is final (level 2).
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+
+from club.models import Player
+from games.models import Game, Result
+
+
+class ClaimKind(models.TextChoices):
+    HAND = "hand", "Hand"
+    CRIB = "crib", "Crib"
+    HEELS = "heels", "His heels"
+    PLAY = "play", "Play (pegging)"
+
+
+class Claim(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="claims")
+    deal = models.PositiveSmallIntegerField(null=True, blank=True)
+    kind = models.CharField(max_length=8, choices=ClaimKind.choices)
+    claimant = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="claims")
+    claimant_side = models.PositiveSmallIntegerField()
+    filed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    filed_at = models.DateTimeField(default=timezone.now)
+    cards = models.CharField(max_length=60, blank=True, help_text="Hand or crib cards, canonical.")
+    starter = models.CharField(max_length=4, blank=True)
+    plays = models.JSONField(
+        default=list, blank=True, help_text="A play's count: [[player id, card], ...] in order."
+    )
+    claimed_points = models.PositiveSmallIntegerField()
+    true_points = models.PositiveSmallIntegerField()
+    breakdown = models.JSONField(help_text="The engine's items: [{label, cards, points}, ...].")
+    spoken = models.CharField(max_length=400)
+    engine_version = models.CharField(max_length=20)
+    impossible = models.BooleanField(
+        default=False, help_text="No hand (or play) can make the count claimed."
+    )
+    muggins_caller = models.ForeignKey(
+        Player, on_delete=models.PROTECT, null=True, blank=True, related_name="muggins_calls"
+    )
+    muggins_points = models.PositiveSmallIntegerField(null=True, blank=True)
+    muggins_called_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["game", "filed_at", "pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(muggins_caller__isnull=True)
+                | models.Q(muggins_points__isnull=False),
+                name="claim_muggins_call_has_points",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.claimant} claims {self.claimed_points} for {self.get_kind_display().lower()}"
+
+    @property
+    def overlooked(self) -> int:
+        return max(0, self.true_points - self.claimed_points)
+
+    def card_list(self) -> list[str]:
+        if self.kind == ClaimKind.PLAY:
+            return [card for _, card in self.plays]
+        return self.cards.split() + ([self.starter] if self.starter else [])
+
+
+class OutcomeKind(models.TextChoices):
+    EXACT = "exact", "Accepted: the count is right"
+    OVER = "over", "Over-claim: corrected to the true count"
+    UNDER_LOST = "under_lost", "Under-claim: the overlooked points are lost (muggins off)"
+    UNDER = "under", "Under-claim: the overlooked points stand open to a muggins call"
+    MUGGINS = "muggins", "Muggins: the caller takes the overlooked points"
+    FALSE_MUGGINS = (
+        "false_muggins",
+        "Wrong muggins call: the claimant takes the excess as a penalty",
+    )
+
+
+class Outcome(models.Model):
+    claim = models.ForeignKey(Claim, on_delete=models.PROTECT, related_name="outcomes")
+    version = models.PositiveSmallIntegerField()
+    kind = models.CharField(max_length=16, choices=OutcomeKind.choices)
+    points = models.JSONField(help_text="Side index (as text) -> points that side scores.")
+    explanation = models.CharField(max_length=400)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["claim", "-version"]
+        constraints = [
+            models.UniqueConstraint(fields=["claim", "version"], name="outcome_version_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} ({self.points})"
+
+
+class DisputeState(models.TextChoices):
+    OPEN = "open", "Open: waiting for a judge"
+    RULED = "ruled", "Ruled (may be appealed once)"
+    APPEALED = "appealed", "Appealed: waiting for a second judge"
+    FINAL = "final", "Final"
+
+
+OPEN_DISPUTE_STATES = (DisputeState.OPEN, DisputeState.APPEALED)
+
+
+class Dispute(models.Model):
+    claim = models.OneToOneField(Claim, on_delete=models.PROTECT, related_name="dispute")
+    opened_by = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="disputes_opened")
+    statement = models.CharField(max_length=500)
+    opened_at = models.DateTimeField(default=timezone.now)
+    state = models.CharField(max_length=10, choices=DisputeState.choices, default=DisputeState.OPEN)
+    appealed_by = models.ForeignKey(
+        Player, on_delete=models.PROTECT, null=True, blank=True, related_name="appeals"
+    )
+    appeal_statement = models.CharField(max_length=500, blank=True)
+    appealed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["opened_at", "pk"]
+        permissions = [("rule_dispute", "Can rule on a dispute (as a judge)")]
+
+    def __str__(self) -> str:
+        return f"Dispute over {self.claim}"
+
+    @property
+    def is_open(self) -> bool:
+        return self.state in OPEN_DISPUTE_STATES
+
+
+class RulingDecision(models.TextChoices):
+    AGREE = "agree", "Agrees with the engine"
+    OVERRIDE = "override", "Overrides the engine"
+
+
+class Ruling(models.Model):
+    dispute = models.ForeignKey(Dispute, on_delete=models.PROTECT, related_name="rulings")
+    level = models.PositiveSmallIntegerField(help_text="1: the first judge; 2: the appeal (final).")
+    judge = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    decision = models.CharField(max_length=10, choices=RulingDecision.choices)
+    points = models.JSONField(help_text="Side index (as text) -> points that side scores.")
+    reason = models.TextField(blank=True)
+    ruled_at = models.DateTimeField(default=timezone.now)
+    result = models.ForeignKey(
+        Result,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text="The result version this ruling made, when it changed a recorded score.",
+    )
+    note = models.CharField(max_length=300, blank=True)
+
+    class Meta:
+        ordering = ["dispute", "level"]
+        constraints = [
+            models.UniqueConstraint(fields=["dispute", "level"], name="ruling_one_per_level"),
+            models.CheckConstraint(
+                condition=models.Q(decision="agree") | ~models.Q(reason=""),
+                name="ruling_override_has_reason",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Ruling {self.level} on {self.dispute.claim}: {self.get_decision_display()}"

@@ -1,4 +1,5 @@
-"""Reads for the scoring app. The hand counter's count: the engine's score with its rarity.
+"""Reads for the scoring app: the hand counter's count (the engine's score with its rarity),
+open disputes, the judges' queue and a session's claims.
 
 Terms: a *counted hand* is the engine's `HandScore` together with `Rarity` for its total (how many
 of the 12,994,800 (hand, starter) pairs count as much or more).
@@ -8,7 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.db.models import QuerySet
+
 from scoring.engine import ENGINE_VERSION, HandScore, Rarity, rarity, score_hand
+from scoring.models import OPEN_DISPUTE_STATES, Claim, Dispute
 
 
 @dataclass(frozen=True)
@@ -47,3 +51,41 @@ def count_hand(hand, starter, *, crib: bool = False) -> CountedHand:
     """Count a hand; bad cards raise the engine's ScoringError, whose message names the card."""
     score = score_hand(hand, starter, crib=crib)
     return CountedHand(score=score, rarity=rarity(score.total, crib=crib))
+
+
+def session_open_disputes(session) -> QuerySet[Dispute]:
+    """Disputes of a session still waiting for a judge (open, or appealed): settling waits."""
+    return Dispute.objects.filter(
+        claim__game__session=session, state__in=OPEN_DISPUTE_STATES
+    ).select_related("claim")
+
+
+def judges_queue(club) -> QuerySet[Dispute]:
+    """Every dispute of the club waiting for a judge, oldest first, with what the page shows."""
+    return (
+        Dispute.objects.filter(claim__game__session__club=club, state__in=OPEN_DISPUTE_STATES)
+        .select_related(
+            "claim__claimant", "claim__game__round", "claim__game__session", "opened_by"
+        )
+        .prefetch_related("claim__outcomes", "rulings__judge", "claim__game__seats__player")
+        .order_by("opened_at", "pk")
+    )
+
+
+def session_claims(session) -> QuerySet[Claim]:
+    """A session's claims with outcomes, disputes and rulings: the auditor's report."""
+    return (
+        Claim.objects.filter(game__session=session)
+        .select_related("claimant", "game__round", "muggins_caller", "dispute__opened_by")
+        .prefetch_related("outcomes", "dispute__rulings__judge", "game__seats__player")
+        .order_by("game__round__number", "game__table", "filed_at", "pk")
+    )
+
+
+def game_claims(game) -> QuerySet[Claim]:
+    return (
+        Claim.objects.filter(game=game)
+        .select_related("claimant", "muggins_caller")
+        .prefetch_related("outcomes")
+        .order_by("-filed_at", "-pk")
+    )

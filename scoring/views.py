@@ -1,13 +1,24 @@
-"""Views of the scoring app: the public hand counter.
+"""Views of the scoring app: the public hand counter; claims, muggins calls, disputes, rulings
+and appeals; the judges' queue and a session's disputes report.
 
 The counter answers a plain GET form (works without JavaScript); with JavaScript the page asks
 for just the result fragment (header `X-Requested-With: fetch`) and swaps it in without a reload.
 """
 
-from django.views.generic import TemplateView
+from django.contrib import messages
+from django.contrib.auth.mixins import PermissionRequiredMixin
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.generic import TemplateView, View
 
+from club.models import Player, Session
+from club.views import ClubMixin, add_service_errors
+from games.models import Game
+from scoring import services
 from scoring.engine import DECK, SUITS
-from scoring.forms import HandCounterForm
+from scoring.forms import ClaimForm, HandCounterForm, MugginsForm, RulingForm, StatementForm
+from scoring.models import Claim, Dispute, DisputeState, RulingDecision
+from scoring.selectors import judges_queue, session_claims
 
 FRAGMENT_HEADER = "fetch"
 
@@ -31,3 +42,293 @@ class HandCounterView(TemplateView):
         context["counted"] = form.counted if asked and form.is_valid() else None
         context["suits"] = [[card for card in DECK if card.suit == suit] for suit in SUITS]
         return context
+
+
+class GameClaimMixin(PermissionRequiredMixin, ClubMixin):
+    """Claims live on a game of the current club; the pages name sides by their players."""
+
+    def seated(self, game: Game) -> list[tuple[int, str]]:
+        return [
+            (seat.player_id, seat.player.display_name)
+            for seat in game.seats.select_related("player").order_by("position")
+        ]
+
+    def side_labels(self, game: Game) -> list[tuple[int, str]]:
+        names: dict[int, list[str]] = {}
+        for seat in game.seats.select_related("player").order_by("position"):
+            names.setdefault(seat.side, []).append(seat.player.display_name)
+        return [(side, " & ".join(members)) for side, members in sorted(names.items())]
+
+
+class ClaimCreateView(GameClaimMixin, View):
+    permission_required = "scoring.add_claim"
+    template_name = "scoring/claim_form.html"
+
+    def get_game(self) -> Game:
+        game = get_object_or_404(
+            Game.objects.select_related("session", "round"),
+            pk=self.kwargs["pk"],
+            session__club=self.club,
+        )
+        user = self.request.user
+        seated = game.seats.filter(player__user=user).exists()
+        if not seated and not user.has_perm(services.ORGANISER_PERMISSION):
+            raise PermissionDenied("Only the players at this table or an organiser file claims.")
+        return game
+
+    def render_form(self, game, form, status=200):
+        context = {"game": game, "session": game.session, "form": form}
+        return render(self.request, self.template_name, context, status=status)
+
+    def get(self, request, pk):
+        game = self.get_game()
+        seated = self.seated(game)
+        mine = next(
+            (
+                pid
+                for pid, _ in seated
+                if game.seats.filter(player__user=request.user, player_id=pid).exists()
+            ),
+            None,
+        )
+        return self.render_form(game, ClaimForm(seated=seated, initial={"claimant": mine}))
+
+    def post(self, request, pk):
+        game = self.get_game()
+        form = ClaimForm(request.POST, seated=self.seated(game))
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                claim = services.claim_file(
+                    game=game,
+                    actor=request.user,
+                    kind=data["kind"],
+                    claimant=get_object_or_404(Player, pk=data["claimant"], club=self.club),
+                    claimed_points=data["claimed_points"],
+                    hand=data["hand"],
+                    starter=data["starter"],
+                    plays=data["plays"],
+                    deal=data["deal"],
+                )
+            except ValidationError as error:
+                add_service_errors(form, error, field_map={"plays": None})
+            else:
+                outcome = services.current_outcome(claim)
+                messages.success(request, outcome.explanation)
+                if claim.impossible:
+                    messages.warning(
+                        request, f"{claim.claimed_points} is a count no {claim.kind} can make."
+                    )
+                return redirect("scoring:claim", pk=claim.pk)
+        return self.render_form(game, form, status=400)
+
+
+class ClaimMixin(GameClaimMixin):
+    permission_required = "scoring.view_claim"
+    template_name = "scoring/claim_detail.html"
+
+    def get_claim(self) -> Claim:
+        if not hasattr(self, "claim"):
+            self.claim = get_object_or_404(
+                Claim.objects.select_related(
+                    "game__session", "game__round", "claimant", "muggins_caller"
+                ),
+                pk=self.kwargs["pk"],
+                game__session__club=self.club,
+            )
+        return self.claim
+
+    def page_context(self, **overrides) -> dict:
+        claim = self.get_claim()
+        game = claim.game
+        user = self.request.user
+        seat = game.seats.filter(player__user=user).first() if user.is_authenticated else None
+        organiser = user.has_perm(services.ORGANISER_PERMISSION)
+        open_session = game.session.is_open
+        dispute = Dispute.objects.filter(claim=claim).first()
+        sides = self.side_labels(game)
+        context = {
+            "claim": claim,
+            "game": game,
+            "session": game.session,
+            "sides": sides,
+            "outcomes": claim.outcomes.all(),
+            "outcome": services.current_outcome(claim),
+            "dispute": dispute,
+            "rulings": dispute.rulings.select_related("judge", "result") if dispute else [],
+        }
+        muggins_open = (
+            open_session
+            and game.session.rules["muggins"]
+            and not claim.muggins_caller_id
+            and dispute is None
+            and (organiser or (seat is not None and seat.side != claim.claimant_side))
+        )
+        if muggins_open:
+            opponents = [
+                (s.player_id, s.player.display_name)
+                for s in game.seats.select_related("player")
+                if s.side != claim.claimant_side and (organiser or s.side == seat.side)
+            ]
+            context["muggins_form"] = MugginsForm(opponents=opponents)
+        if open_session and seat is not None and dispute is None:
+            context["dispute_form"] = StatementForm()
+        if dispute is not None and open_session:
+            if seat is not None and dispute.state == DisputeState.RULED:
+                context["appeal_form"] = StatementForm()
+            if services.can_rule(dispute, user):
+                context["ruling_form"] = RulingForm(sides=sides)
+        context.update(overrides)
+        return context
+
+    def render_page(self, status=200, **overrides):
+        return render(
+            self.request, self.template_name, self.page_context(**overrides), status=status
+        )
+
+    def back(self):
+        return redirect("scoring:claim", pk=self.get_claim().pk)
+
+
+class ClaimDetailView(ClaimMixin, View):
+    def get(self, request, pk):
+        return self.render_page()
+
+
+class MugginsView(ClaimMixin, View):
+    permission_required = "scoring.add_claim"
+
+    def post(self, request, pk):
+        claim = self.get_claim()
+        opponents = [
+            (s.player_id, s.player.display_name)
+            for s in claim.game.seats.select_related("player")
+            if s.side != claim.claimant_side
+        ]
+        form = MugginsForm(request.POST, opponents=opponents)
+        if form.is_valid():
+            try:
+                outcome = services.muggins_call(
+                    claim=claim,
+                    actor=request.user,
+                    caller=get_object_or_404(
+                        Player, pk=form.cleaned_data["caller"], club=self.club
+                    ),
+                    points=form.cleaned_data["points"],
+                )
+            except ValidationError as error:
+                add_service_errors(form, error)
+            else:
+                messages.success(request, outcome.explanation)
+                return self.back()
+        return self.render_page(status=400, muggins_form=form)
+
+
+class DisputeOpenView(ClaimMixin, View):
+    permission_required = "scoring.add_dispute"
+
+    def post(self, request, pk):
+        form = StatementForm(request.POST)
+        if form.is_valid():
+            try:
+                services.dispute_open(
+                    claim=self.get_claim(),
+                    actor=request.user,
+                    statement=form.cleaned_data["statement"],
+                )
+            except ValidationError as error:
+                add_service_errors(form, error)
+            else:
+                messages.success(request, "Disputed: a judge who is not at this table will rule.")
+                return self.back()
+        return self.render_page(status=400, dispute_form=form)
+
+
+class DisputeActionMixin(ClaimMixin):
+    def get_claim(self) -> Claim:
+        if not hasattr(self, "claim"):
+            self.dispute = get_object_or_404(
+                Dispute, pk=self.kwargs["pk"], claim__game__session__club=self.club
+            )
+            self.kwargs["pk"] = self.dispute.claim_id
+            self.claim = super().get_claim()
+        return self.claim
+
+
+class DisputeRuleView(DisputeActionMixin, View):
+    permission_required = services.JUDGE_PERMISSION
+
+    def post(self, request, pk):
+        claim = self.get_claim()
+        decision = request.POST.get("decision", "")
+        form = RulingForm(request.POST, sides=self.side_labels(claim.game))
+        points = None
+        if decision == RulingDecision.OVERRIDE:
+            if not form.is_valid():
+                return self.render_page(status=400, ruling_form=form)
+            points = form.points()
+        try:
+            ruling = services.dispute_rule(
+                dispute=self.dispute,
+                actor=request.user,
+                decision=decision,
+                points=points,
+                reason=request.POST.get("reason", ""),
+            )
+        except ValidationError as error:
+            form.is_valid()
+            add_service_errors(form, error)
+            return self.render_page(status=400, ruling_form=form)
+        final = " This ruling is final." if ruling.level == 2 else ""
+        messages.success(
+            request, f"Ruled: {ruling.get_decision_display().lower()}. {ruling.note}{final}"
+        )
+        return self.back()
+
+
+class DisputeAppealView(DisputeActionMixin, View):
+    permission_required = "scoring.add_dispute"
+
+    def post(self, request, pk):
+        claim = self.get_claim()
+        form = StatementForm(request.POST)
+        if form.is_valid():
+            try:
+                services.dispute_appeal(
+                    dispute=self.dispute,
+                    actor=request.user,
+                    statement=form.cleaned_data["statement"],
+                )
+            except ValidationError as error:
+                add_service_errors(form, error)
+            else:
+                messages.success(request, "Appealed: a different judge gives the final ruling.")
+                return redirect("scoring:claim", pk=claim.pk)
+        return self.render_page(status=400, appeal_form=form)
+
+
+class JudgesQueueView(PermissionRequiredMixin, ClubMixin, View):
+    permission_required = services.JUDGE_PERMISSION
+
+    def get(self, request):
+        disputes = list(judges_queue(self.club))
+        for dispute in disputes:
+            dispute.can_rule = services.can_rule(dispute, request.user)
+        return render(request, "scoring/queue.html", {"disputes": disputes})
+
+
+class SessionDisputesReportView(PermissionRequiredMixin, ClubMixin, View):
+    permission_required = "scoring.view_ruling"
+
+    def get(self, request, pk):
+        session = get_object_or_404(Session, pk=pk, club=self.club)
+        claims = list(session_claims(session))
+        return render(
+            request,
+            "scoring/session_report.html",
+            {
+                "session": session,
+                "claims": claims,
+                "disputed": [claim for claim in claims if hasattr(claim, "dispute")],
+            },
+        )

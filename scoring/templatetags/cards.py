@@ -2,7 +2,7 @@
 
 from django import template
 
-from scoring.engine.cards import SUIT_NAMES
+from scoring.engine.cards import SUIT_NAMES, parse_card
 
 register = template.Library()
 
@@ -17,3 +17,33 @@ def card_name(card) -> str:
 @register.filter
 def suit_symbol(card) -> str:
     return card.symbol[-1]
+
+
+@register.filter
+def as_card(text):
+    """A stored card text ("10D") as a Card, for drawing it."""
+    return parse_card(text)
+
+
+@register.filter
+def side_points(points: dict, side) -> int:
+    """Points a side scores in an outcome or ruling (`points` maps side text -> points)."""
+    return points.get(str(side), 0)
+
+
+@register.filter
+def suit_symbol_text(card) -> str:
+    """A card as short text with its suit symbol: "10♦"."""
+    return card.symbol
+
+
+@register.filter
+def points_by_side(points: dict, game) -> str:
+    """An outcome's or ruling's points with the players' names: "Pat Cowley 3 · Olive Ashdown 0"."""
+    names: dict[int, list[str]] = {}
+    for seat in game.seats.all():
+        names.setdefault(seat.side, []).append(seat.player.display_name)
+    return " · ".join(
+        f"{' & '.join(members)} {points.get(str(side), 0)}"
+        for side, members in sorted(names.items())
+    )

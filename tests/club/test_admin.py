@@ -11,7 +11,7 @@ from tests.factories import CheckInFactory, ResultLineFactory, SeatFactory
 
 pytestmark = pytest.mark.django_db
 
-READ_ONLY = {"session", "checkin", "round", "game", "result", "auditentry"}
+READ_ONLY = {"session", "checkin", "round", "game", "result", "auditentry", "claim", "dispute"}
 
 
 @pytest.fixture

@@ -7,13 +7,17 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from club.models import AuditAction, AuditEntry, CheckIn, Club, Player, Session
 from games.models import Game, Result, Round
+from scoring import services
+from scoring.models import Claim, Dispute
 from tests.conftest import ROLES
 from tests.factories import (
     CheckInFactory,
     ClubFactory,
     PlayerFactory,
     ResultFactory,
+    SeatFactory,
     SessionFactory,
+    UserFactory,
 )
 
 pytestmark = pytest.mark.django_db
@@ -46,6 +50,14 @@ PAGES = {
     "games:result_enter": (LOGIN, 405, 405, 405),
     "games:result_confirm": (LOGIN, 405, 405, 405),
     "games:result_correct": (LOGIN, 403, 403, 405),
+    "scoring:claim_new": (LOGIN, 403, 403, 200),  # players: only at their own table
+    "scoring:claim": (LOGIN, 200, 200, 200),
+    "scoring:muggins": (LOGIN, 405, 405, 405),
+    "scoring:dispute_open": (LOGIN, 405, 405, 405),
+    "scoring:queue": (LOGIN, 403, 200, 200),
+    "scoring:dispute_rule": (LOGIN, 403, 405, 405),
+    "scoring:dispute_appeal": (LOGIN, 405, 405, 405),
+    "scoring:session_report": (LOGIN, 403, 200, 200),
 }
 # Not pages: the logout action (POST only) and the admin, which Django guards itself.
 NOT_PAGES = {"logout"}
@@ -73,6 +85,12 @@ PK_OBJECT = {
     "games:round": "round",
     "games:game": "game",
     "games:result": "game",
+    "scoring:claim_new": "game",
+    "scoring:claim": "claim",
+    "scoring:muggins": "claim",
+    "scoring:dispute_open": "claim",
+    "scoring:dispute": "dispute",
+    "scoring:session": "session",
 }
 
 
@@ -82,6 +100,16 @@ def url_for(name: str, club: Club) -> str:
     session = SessionFactory(club=club)
     checkin = CheckInFactory(session=session)
     result = ResultFactory(game__round__session=session)
+    seat = SeatFactory(game=result.game, player=checkin.player)
+    claim = services.claim_file(
+        game=result.game,
+        actor=seat.player.user or UserFactory(role="organisers"),
+        kind="heels",
+        claimant=seat.player,
+        claimed_points=2,
+        starter="JH",
+    )
+    dispute = Dispute.objects.create(claim=claim, opened_by=seat.player, statement="No")
     objects = {
         "player": checkin.player,
         "session": session,
@@ -89,6 +117,8 @@ def url_for(name: str, club: Club) -> str:
         "round": result.game.round,
         "game": result.game,
         "result": result,
+        "claim": claim,
+        "dispute": dispute,
     }
     pattern = dict(named_urls())[name]
     kwargs = {}
@@ -104,7 +134,7 @@ def url_for(name: str, club: Club) -> str:
 
 
 def row_counts() -> tuple[int, ...]:
-    models = (Club, Player, AuditEntry, Session, CheckIn, Round, Game, Result)
+    models = (Club, Player, AuditEntry, Session, CheckIn, Round, Game, Result, Claim, Dispute)
     return tuple(model.objects.count() for model in models) + (
         CheckIn.objects.filter(paid_at__isnull=False).count(),
     )
@@ -137,7 +167,15 @@ def test_anonymous_users_never_write(name, club, client):
     before = row_counts()
     response = client.post(
         url,
-        {"display_name": "Intruder", "entry_fee_cents": "1", "name": "X", "side_0": "121"},
+        {
+            "display_name": "Intruder",
+            "entry_fee_cents": "1",
+            "name": "X",
+            "side_0": "121",
+            "statement": "x",
+            "decision": "agree",
+            "kind": "heels",
+        },
     )
     assert row_counts() == before
     if name == "login":
@@ -151,11 +189,11 @@ def test_anonymous_users_never_write(name, club, client):
             assert response.url.startswith(reverse("login"))
 
 
-ALL_NAV = ["Home", "Hand counter", "House rules", "Sessions", "Players", "Audit log"]
+ALL_NAV = ["Home", "Hand counter", "House rules", "Sessions", "Players", "Disputes", "Audit log"]
 NAV = {
     "public": ["Home", "Hand counter", "House rules"],
     "player": ["Home", "Hand counter", "House rules", "Sessions", "Players"],
-    "judge": ["Home", "Hand counter", "House rules", "Sessions", "Players", "Audit log"],
+    "judge": ALL_NAV,
     "organiser": ALL_NAV,
 }
 

@@ -43,7 +43,7 @@ class Command(BaseCommand):
         self.stdout.write(
             self.style.SUCCESS(
                 f"Loaded the demo club {club.name} with {club.players.count()} players. "
-                "Demo logins (demo only): organiser, organiser2, judge, player; "
+                "Demo logins (demo only): organiser, organiser2, judge, judge2, player; "
                 "password pegboard-demo."
             )
         )

@@ -1,0 +1,507 @@
+"""Writes for the scoring app: claims, muggins calls, disputes, rulings and appeals. The one
+bridge between the models and the scoring engine.
+
+Every service locks the game (or dispute) it changes, refuses a settled session, validates, and
+writes its audit entries inside its transaction. A ruling that changes the points of a game whose
+result is confirmed makes a new result version through `games.services.result_correct`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.utils import timezone
+
+from club.models import AuditAction, Player
+from club.services import audit_record, session_require_open
+from games.models import Game, ResultSource, ResultState, Seat
+from games.outcome import OutcomeError, game_outcome
+from games.services import result_correct
+from scoring.engine import (
+    ENGINE_VERSION,
+    ScoringError,
+    heels,
+    is_possible_hand_total,
+    parse_card,
+    parse_cards,
+    peg_items,
+    score_hand,
+)
+from scoring.models import (
+    Claim,
+    ClaimKind,
+    Dispute,
+    DisputeState,
+    Outcome,
+    Ruling,
+    RulingDecision,
+)
+from scoring.outcomes import claim_outcome
+
+# The most one card can peg in the play: a double pair royal (12) that also makes 15 or 31 (2).
+MAX_PLAY_POINTS = 14
+ORGANISER_PERMISSION = "games.correct_result"
+JUDGE_PERMISSION = "scoring.rule_dispute"
+
+
+# --- Counting a claim with the engine ---------------------------------------------------------
+
+
+def count_claim(
+    *, kind: str, hand: str = "", starter: str = "", plays: Sequence[tuple[int, str]] = ()
+) -> dict:
+    """The engine's true count of a claim: points, items, the count read aloud, and the cards in
+    canonical form. Bad cards raise ValidationError on the field they came from."""
+    if kind in (ClaimKind.HAND, ClaimKind.CRIB):
+        try:
+            cards = parse_cards(hand)
+        except ScoringError as error:
+            raise ValidationError({"hand": str(error)}) from None
+        try:
+            cut = parse_card(starter)
+        except ScoringError as error:
+            raise ValidationError({"starter": str(error)}) from None
+        try:
+            score = score_hand(cards, cut, crib=kind == ClaimKind.CRIB)
+        except ScoringError as error:
+            field = "starter" if "starter" in str(error).lower() else "hand"
+            raise ValidationError({field: str(error)}) from None
+        return {
+            "points": score.total,
+            "items": [
+                {"label": g.name, "cards": [str(c) for c in g.cards], "points": g.points}
+                for g in score.groups
+            ],
+            "spoken": score.spoken(),
+            "cards": " ".join(str(c) for c in score.hand),
+            "starter": str(score.starter),
+            "plays": [],
+        }
+    if kind == ClaimKind.HEELS:
+        try:
+            cut = parse_card(starter)
+        except ScoringError as error:
+            raise ValidationError({"starter": str(error)}) from None
+        points = heels(cut)
+        label = "Two for his heels" if points else "No heels: the starter is not a jack"
+        items = [{"label": "his heels", "cards": [str(cut)], "points": 2}] if points else []
+        return {
+            "points": points,
+            "items": items,
+            "spoken": label,
+            "cards": "",
+            "starter": str(cut),
+            "plays": [],
+        }
+    if kind == ClaimKind.PLAY:
+        return _count_play(plays)
+    raise ValidationError({"kind": f"{kind!r} is not something that is counted."})
+
+
+def _count_play(plays: Sequence[tuple[int, str]]) -> dict:
+    if not plays:
+        raise ValidationError({"plays": "Give the cards of the current count in the order laid."})
+    laid = []
+    seen: set[str] = set()
+    for number, (_, text) in enumerate(plays, start=1):
+        try:
+            card = parse_card(text)
+        except ScoringError as error:
+            raise ValidationError({"plays": f"Card {number}: {error}"}) from None
+        if str(card) in seen:
+            raise ValidationError({"plays": f"{card} is laid twice in the count."})
+        seen.add(str(card))
+        laid.append(card)
+        count = sum(c.value for c in laid)
+        if count > 31:
+            raise ValidationError(
+                {"plays": f"{card} takes the count to {count}: a count never passes 31."}
+            )
+    items = peg_items(laid)
+    points = sum(item.points for item in items)
+    count = sum(c.value for c in laid)
+    if items:
+        spoken = " and ".join(f"{item.label} {item.points}" for item in items)
+        if len(items) > 1:
+            spoken += f" makes {points}"
+    else:
+        spoken = "nothing for that card"
+    spoken = f"{spoken[0].upper()}{spoken[1:]} (the count is {count})"
+    return {
+        "points": points,
+        "items": [
+            {"label": item.label, "cards": [str(c) for c in item.cards], "points": item.points}
+            for item in items
+        ],
+        "spoken": spoken,
+        "cards": "",
+        "starter": "",
+        "plays": [[player, str(card)] for (player, _), card in zip(plays, laid, strict=True)],
+    }
+
+
+def is_impossible(kind: str, claimed: int) -> bool:
+    """A count no hand (crib, heels, card in the play) can make: flagged at once."""
+    if kind in (ClaimKind.HAND, ClaimKind.CRIB):
+        return not is_possible_hand_total(claimed)
+    if kind == ClaimKind.HEELS:
+        return claimed not in (0, 2)
+    return claimed > MAX_PLAY_POINTS
+
+
+# --- Helpers --------------------------------------------------------------------------------------
+
+
+def _lock_game(game: Game) -> Game:
+    game = Game.objects.select_for_update().select_related("session__club").get(pk=game.pk)
+    session_require_open(game.session)
+    return game
+
+
+def _seat(game: Game, player: Player) -> Seat | None:
+    return Seat.objects.filter(game=game, player=player).first()
+
+
+def _actor_seat(game: Game, actor: AbstractBaseUser) -> Seat | None:
+    if not actor.is_authenticated:
+        return None
+    return Seat.objects.filter(game=game, player__user=actor).first()
+
+
+def _points_json(points: dict[int, int]) -> dict[str, int]:
+    return {str(side): value for side, value in sorted(points.items())}
+
+
+def current_outcome(claim: Claim) -> Outcome:
+    return claim.outcomes.order_by("-version").first()
+
+
+def _write_outcome(claim: Claim, actor, *, club) -> Outcome:
+    game = claim.game
+    caller_side = None
+    if claim.muggins_caller_id:
+        caller_side = _seat(game, claim.muggins_caller).side
+    computed = claim_outcome(
+        claimed=claim.claimed_points,
+        true=claim.true_points,
+        claimant_side=claim.claimant_side,
+        muggins=game.session.rules["muggins"],
+        caller_side=caller_side,
+        called=claim.muggins_points,
+    )
+    latest = claim.outcomes.order_by("-version").values_list("version", flat=True).first() or 0
+    outcome = Outcome.objects.create(
+        claim=claim,
+        version=latest + 1,
+        kind=computed.kind,
+        points=_points_json(computed.points),
+        explanation=computed.explanation,
+    )
+    audit_record(
+        actor=actor,
+        action=AuditAction.OUTCOME_COMPUTED,
+        obj=outcome,
+        club=club,
+        data={"claim": claim.pk, "kind": outcome.kind, "points": outcome.points},
+    )
+    return outcome
+
+
+# --- Claims and muggins ---------------------------------------------------------------------------
+
+
+def claim_file(
+    *,
+    game: Game,
+    actor: AbstractBaseUser,
+    kind: str,
+    claimant: Player,
+    claimed_points: int,
+    hand: str = "",
+    starter: str = "",
+    plays: Sequence[tuple[int, str]] = (),
+    deal: int | None = None,
+) -> Claim:
+    """File what a player announced; the engine counts it and the outcome is worked out at once.
+
+    By a player at the table (for anyone at it) or an organiser. Bad cards: ValidationError on the
+    field, nothing saved.
+    """
+    with transaction.atomic():
+        game = _lock_game(game)
+        if _actor_seat(game, actor) is None and not actor.has_perm(ORGANISER_PERMISSION):
+            raise PermissionDenied("Only the players at this table or an organiser file claims.")
+        claimant_seat = _seat(game, claimant)
+        if claimant_seat is None:
+            raise ValidationError({"claimant": f"{claimant} is not at this table."})
+        if claimed_points is None or claimed_points < 0:
+            raise ValidationError({"claimed_points": "Write the points claimed (0 or more)."})
+        if kind == ClaimKind.PLAY:
+            seated = set(game.seats.values_list("player_id", flat=True))
+            for player_id, _ in plays:
+                if player_id not in seated:
+                    raise ValidationError(
+                        {"plays": "Every card is laid by a player at this table."}
+                    )
+            if plays and plays[-1][0] != claimant.pk:
+                raise ValidationError(
+                    {"plays": f"The last card is the one claimed for: {claimant} must lay it."}
+                )
+        counted = count_claim(kind=kind, hand=hand, starter=starter, plays=plays)
+        claim = Claim(
+            game=game,
+            deal=deal,
+            kind=kind,
+            claimant=claimant,
+            claimant_side=claimant_seat.side,
+            filed_by=actor,
+            cards=counted["cards"],
+            starter=counted["starter"],
+            plays=counted["plays"],
+            claimed_points=claimed_points,
+            true_points=counted["points"],
+            breakdown=counted["items"],
+            spoken=counted["spoken"][:400],
+            engine_version=ENGINE_VERSION,
+            impossible=is_impossible(kind, claimed_points),
+        )
+        claim.full_clean()
+        claim.save()
+        audit_record(
+            actor=actor,
+            action=AuditAction.CLAIM_FILED,
+            obj=claim,
+            club=game.session.club,
+            data={
+                "game": game.pk,
+                "kind": kind,
+                "claimant": claimant.pk,
+                "cards": claim.card_list(),
+                "claimed": claimed_points,
+                "true": claim.true_points,
+                "impossible": claim.impossible,
+                "engine_version": ENGINE_VERSION,
+            },
+        )
+        _write_outcome(claim, actor, club=game.session.club)
+    return claim
+
+
+def muggins_call(*, claim: Claim, actor: AbstractBaseUser, caller: Player, points: int) -> Outcome:
+    """An opponent calls "muggins for N": a new outcome (ACC rule 10 for a wrong call)."""
+    with transaction.atomic():
+        game = _lock_game(claim.game)
+        claim = Claim.objects.select_for_update().get(pk=claim.pk)
+        if not game.session.rules["muggins"]:
+            raise ValidationError("This session is played without muggins.")
+        if claim.muggins_caller_id:
+            raise ValidationError(f"{claim.muggins_caller} already called muggins on this claim.")
+        if hasattr(claim, "dispute"):
+            raise ValidationError("This claim is disputed: the judge's ruling decides it.")
+        actor_seat = _actor_seat(game, actor)
+        if actor_seat is None and not actor.has_perm(ORGANISER_PERMISSION):
+            raise PermissionDenied("Only the players at this table or an organiser record it.")
+        caller_seat = _seat(game, caller)
+        if caller_seat is None or caller_seat.side == claim.claimant_side:
+            raise ValidationError({"caller": "Muggins is called by an opponent of the claimant."})
+        if actor_seat is not None and actor_seat.side != caller_seat.side:
+            raise PermissionDenied("A player records a muggins call for their own side only.")
+        if not points or points < 1:
+            raise ValidationError({"points": "Call muggins for 1 point or more."})
+        claim.muggins_caller = caller
+        claim.muggins_points = points
+        claim.muggins_called_at = timezone.now()
+        claim.save(update_fields=["muggins_caller", "muggins_points", "muggins_called_at"])
+        audit_record(
+            actor=actor,
+            action=AuditAction.MUGGINS_CALLED,
+            obj=claim,
+            club=game.session.club,
+            data={"claim": claim.pk, "caller": caller.pk, "points": points},
+        )
+        outcome = _write_outcome(claim, actor, club=game.session.club)
+    return outcome
+
+
+# --- Disputes, rulings, appeals -------------------------------------------------------------------
+
+
+def _party(game: Game, actor: AbstractBaseUser) -> Player:
+    seat = _actor_seat(game, actor)
+    if seat is None:
+        raise PermissionDenied("Only a player at this table can dispute its claims.")
+    return seat.player
+
+
+def dispute_open(*, claim: Claim, actor: AbstractBaseUser, statement: str) -> Dispute:
+    """A player of the game does not accept the outcome: the claim goes to the judges."""
+    statement = (statement or "").strip()
+    with transaction.atomic():
+        game = _lock_game(claim.game)
+        player = _party(game, actor)
+        if Dispute.objects.filter(claim=claim).exists():
+            raise ValidationError("This claim is already disputed.")
+        if not statement:
+            raise ValidationError({"statement": "Say in a sentence what you do not accept."})
+        dispute = Dispute(claim=claim, opened_by=player, statement=statement)
+        dispute.full_clean()
+        dispute.save()
+        audit_record(
+            actor=actor,
+            action=AuditAction.DISPUTE_OPENED,
+            obj=dispute,
+            club=game.session.club,
+            data={"claim": claim.pk, "statement": statement},
+        )
+    return dispute
+
+
+def can_rule(dispute: Dispute, actor: AbstractBaseUser) -> bool:
+    try:
+        _check_judge(dispute, actor)
+    except (PermissionDenied, ValidationError):
+        return False
+    return True
+
+
+def _check_judge(dispute: Dispute, actor: AbstractBaseUser) -> None:
+    if not actor.is_authenticated or not actor.has_perm(JUDGE_PERMISSION):
+        raise PermissionDenied("Only judges rule on disputes.")
+    if _actor_seat(dispute.claim.game, actor) is not None:
+        raise PermissionDenied("You play in this game: a judge who is not a party must rule.")
+    if dispute.state == DisputeState.APPEALED:
+        first = dispute.rulings.get(level=1)
+        if first.judge_id == actor.pk:
+            raise PermissionDenied("You gave the first ruling: the appeal goes to another judge.")
+    elif dispute.state != DisputeState.OPEN:
+        raise ValidationError(f"This dispute is {dispute.get_state_display().lower()}.")
+
+
+def dispute_rule(
+    *,
+    dispute: Dispute,
+    actor: AbstractBaseUser,
+    decision: str,
+    points: dict[int, int] | None = None,
+    reason: str = "",
+) -> Ruling:
+    """A judge rules: agree with the engine's outcome, or override it with points and a reason.
+
+    A first ruling can be appealed once; the appeal's ruling, by a different judge, is final.
+    When the ruling changes the points and the game's result is confirmed, the result gets a new
+    version with the difference (through the result service); otherwise the ruling says why not.
+    """
+    reason = (reason or "").strip()
+    with transaction.atomic():
+        game = _lock_game(dispute.claim.game)
+        dispute = Dispute.objects.select_for_update().select_related("claim").get(pk=dispute.pk)
+        _check_judge(dispute, actor)
+        claim = dispute.claim
+        engine_points = {int(k): v for k, v in current_outcome(claim).points.items()}
+        if decision == RulingDecision.AGREE:
+            ruled = engine_points
+        elif decision == RulingDecision.OVERRIDE:
+            if not reason:
+                raise ValidationError({"reason": "Write why you override the engine."})
+            sides = set(game.seats.values_list("side", flat=True))
+            ruled = {side: int((points or {}).get(side, 0)) for side in sorted(sides)}
+            if any(value < 0 for value in ruled.values()):
+                raise ValidationError({"reason": "Points given are 0 or more for each side."})
+        else:
+            raise ValidationError({"decision": "Agree with the engine or override it."})
+        level = 2 if dispute.state == DisputeState.APPEALED else 1
+        before = (
+            engine_points
+            if level == 1
+            else {int(k): v for k, v in dispute.rulings.get(level=1).points.items()}
+        )
+        ruling = Ruling(
+            dispute=dispute,
+            level=level,
+            judge=actor,
+            decision=decision,
+            points=_points_json(ruled),
+            reason=reason,
+        )
+        ruling.result, ruling.note = _apply_to_result(game, before, ruled, actor, claim, level)
+        ruling.full_clean()
+        ruling.save()
+        dispute.state = DisputeState.FINAL if level == 2 else DisputeState.RULED
+        dispute.save(update_fields=["state"])
+        audit_record(
+            actor=actor,
+            action=AuditAction.DISPUTE_RULED,
+            obj=ruling,
+            club=game.session.club,
+            data={
+                "dispute": dispute.pk,
+                "level": level,
+                "decision": decision,
+                "points": ruling.points,
+                "reason": reason,
+                "result_version": ruling.result.version if ruling.result else None,
+            },
+        )
+    return ruling
+
+
+def _apply_to_result(game, before, after, actor, claim, level):
+    """Move the game's confirmed scores by what the ruling changes; (result, note)."""
+    delta = {side: after.get(side, 0) - before.get(side, 0) for side in set(before) | set(after)}
+    if not any(delta.values()):
+        return None, "The ruling does not change the points."
+    current = game.results.exclude(state=ResultState.SUPERSEDED).first()
+    if current is None or current.state != ResultState.CONFIRMED:
+        return None, "No confirmed result yet: the scores entered must include this ruling."
+    target = game.session.rules["game_target"]
+    scores = [
+        max(0, min(target, score + delta.get(side, 0))) for side, score in enumerate(current.scores)
+    ]
+    if scores == current.scores:
+        return None, "The recorded scores do not change (the winner is already at the target)."
+    try:
+        game_outcome(scores, rules=game.session.rules)
+    except OutcomeError as error:
+        return None, f"The recorded scores could not move ({error}); an organiser corrects them."
+    which = "appeal ruling" if level == 2 else "ruling"
+    result = result_correct(
+        game=game,
+        actor=actor,
+        scores=scores,
+        reason=f"Judge's {which} on claim {claim.pk} ({claim}).",
+        source=ResultSource.RULING,
+    )
+    return result, f"Recorded scores moved to {scores} (result version {result.version})."
+
+
+def dispute_appeal(*, dispute: Dispute, actor: AbstractBaseUser, statement: str) -> Dispute:
+    """A party appeals a first ruling, once; a different judge then rules, finally."""
+    statement = (statement or "").strip()
+    with transaction.atomic():
+        game = _lock_game(dispute.claim.game)
+        dispute = Dispute.objects.select_for_update().get(pk=dispute.pk)
+        player = _party(game, actor)
+        if dispute.state != DisputeState.RULED:
+            raise ValidationError(
+                "Only a first ruling can be appealed, once."
+                if dispute.state == DisputeState.FINAL
+                else "There is no ruling to appeal yet."
+            )
+        if not statement:
+            raise ValidationError({"statement": "Say in a sentence why you appeal."})
+        dispute.state = DisputeState.APPEALED
+        dispute.appealed_by = player
+        dispute.appeal_statement = statement
+        dispute.appealed_at = timezone.now()
+        dispute.save(update_fields=["state", "appealed_by", "appeal_statement", "appealed_at"])
+        audit_record(
+            actor=actor,
+            action=AuditAction.DISPUTE_APPEALED,
+            obj=dispute,
+            club=game.session.club,
+            data={"dispute": dispute.pk, "statement": statement},
+        )
+    return dispute

@@ -47,7 +47,9 @@ class Claim(models.Model):
     )
     claimed_points = models.PositiveSmallIntegerField()
     true_points = models.PositiveSmallIntegerField()
-    breakdown = models.JSONField(help_text="The engine's items: [{label, cards, points}, ...].")
+    breakdown = models.JSONField(
+        blank=True, help_text="The engine's items: [{label, cards, points}, ...]; empty for 0."
+    )
     spoken = models.CharField(max_length=400)
     engine_version = models.CharField(max_length=20)
     impossible = models.BooleanField(

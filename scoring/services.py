@@ -409,7 +409,7 @@ def dispute_rule(
             sides = set(game.seats.values_list("side", flat=True))
             ruled = {side: int((points or {}).get(side, 0)) for side in sorted(sides)}
             if any(value < 0 for value in ruled.values()):
-                raise ValidationError({"reason": "Points given are 0 or more for each side."})
+                raise ValidationError("Points given are 0 or more for each side.")
         else:
             raise ValidationError({"decision": "Agree with the engine or override it."})
         level = 2 if dispute.state == DisputeState.APPEALED else 1

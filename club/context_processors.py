@@ -17,6 +17,8 @@ def navigation(user) -> list[tuple[str, str]]:
         items.append(("Players", "club:players"))
     if user.has_perm("scoring.rule_dispute"):
         items.append(("Disputes", "scoring:queue"))
+    if user.has_perm("club.view_ledgerentry"):
+        items.append(("Ledger", "club:ledger"))
     if user.has_perm("club.view_auditentry"):
         items.append(("Audit log", "club:audit"))
     return items

@@ -119,6 +119,11 @@ class Club(models.Model):
     standings_public = models.BooleanField(
         default=True, help_text="Anyone may read standings and session results without logging in."
     )
+    skunk_bank = models.BooleanField(
+        default=False,
+        help_text="Side pot: each skunked player pays one coin into the skunk bank; a player who "
+        "gives a double skunk wins it; otherwise it rolls over to the next session.",
+    )
 
     HOUSE_RULE_FIELDS = (
         "game_target",
@@ -135,6 +140,7 @@ class Club(models.Model):
         "rounds_per_session",
         "table_mode",
         "standings_public",
+        "skunk_bank",
     )
 
     class Meta:
@@ -291,6 +297,8 @@ class AuditAction(models.TextChoices):
     RESULT_ENTERED = "result.entered", "Result entered"
     RESULT_CONFIRMED = "result.confirmed", "Result confirmed"
     RESULT_CORRECTED = "result.corrected", "Result corrected"
+    SESSION_SETTLED = "session.settled", "Session settled"
+    SESSION_REOPENED = "session.reopened", "Session reopened"
     CLAIM_FILED = "claim.filed", "Claim filed"
     OUTCOME_COMPUTED = "claim.outcome", "Claim outcome computed"
     MUGGINS_CALLED = "claim.muggins", "Muggins called"
@@ -368,6 +376,7 @@ class Session(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["club", "date"], name="session_one_per_club_per_date"),
         ]
+        permissions = [("settle_session", "Can settle and reopen a session")]
         indexes = [models.Index(fields=["club", "date"])]
 
     def __str__(self) -> str:
@@ -426,3 +435,128 @@ class CheckIn(models.Model):
     @property
     def is_paid(self) -> bool:
         return self.paid_at is not None
+
+
+class Pot(models.TextChoices):
+    MAIN = "main", "Session pot"
+    SKUNK_BANK = "skunk_bank", "Skunk bank"
+
+
+class LedgerKind(models.TextChoices):
+    FEE = "fee", "Entry fee"
+    PAYOUT = "payout", "Payout"
+    SKUNK_COIN = "skunk_coin", "Skunk coin"
+    SKUNK_BANK_WIN = "skunk_bank_win", "Skunk bank won"
+    REVERSAL = "reversal", "Reversed (session reopened)"
+
+
+class SettlementState(models.TextChoices):
+    CURRENT = "current", "Current"
+    REPLACED = "replaced", "Replaced (session reopened)"
+
+
+class Settlement(models.Model):
+    """One settling of a session: the pot, how it was split, and (in Payout rows) who got what.
+
+    Reopening a session marks its settlement replaced and reverses its ledger rows; settling
+    again makes a new version. Both are kept.
+    """
+
+    session = models.ForeignKey(Session, on_delete=models.PROTECT, related_name="settlements")
+    version = models.PositiveSmallIntegerField()
+    state = models.CharField(
+        max_length=10, choices=SettlementState.choices, default=SettlementState.CURRENT
+    )
+    pot_cents = models.PositiveIntegerField()
+    coin_cents = models.PositiveIntegerField()
+    paid_places = models.PositiveSmallIntegerField()
+    weights = models.JSONField()
+    seed = models.BigIntegerField(help_text="Seeds the cut that breaks an indivisible coin.")
+    steps = models.JSONField(help_text="How the pot was split, step by step.")
+    cuts = models.JSONField(default=list, blank=True)
+    settled_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    settled_at = models.DateTimeField(default=timezone.now)
+    reopened_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    reopened_at = models.DateTimeField(null=True, blank=True)
+    reopen_reason = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["session", "-version"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["session", "version"], name="settlement_version_unique"
+            ),
+            models.UniqueConstraint(
+                fields=["session"],
+                condition=models.Q(state="current"),
+                name="settlement_one_current_per_session",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Settlement {self.version} of {self.session}"
+
+
+class Payout(models.Model):
+    settlement = models.ForeignKey(Settlement, on_delete=models.PROTECT, related_name="payouts")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="payouts")
+    rank = models.PositiveSmallIntegerField()
+    place = models.PositiveSmallIntegerField()
+    amount_cents = models.PositiveIntegerField()
+
+    class Meta:
+        ordering = ["settlement", "place", "player__display_name"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["settlement", "player"], name="payout_one_per_player_per_settlement"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player}: {self.amount_cents}¢"
+
+
+class LedgerQuerySet(models.QuerySet):
+    def delete(self):
+        raise PermissionError("Ledger rows are never deleted: reverse them with new rows.")
+
+    def update(self, **kwargs):
+        raise PermissionError("Ledger rows are never changed: reverse them with new rows.")
+
+
+class LedgerEntry(models.Model):
+    """One signed movement of integer cents into (+) or out of (-) one of the club's pots.
+    Every balance shown is a sum of these rows."""
+
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="ledger")
+    pot = models.CharField(max_length=12, choices=Pot.choices)
+    kind = models.CharField(max_length=16, choices=LedgerKind.choices)
+    amount_cents = models.IntegerField()
+    session = models.ForeignKey(Session, on_delete=models.PROTECT, related_name="ledger")
+    settlement = models.ForeignKey(Settlement, on_delete=models.PROTECT, related_name="ledger")
+    player = models.ForeignKey(
+        Player, on_delete=models.PROTECT, null=True, blank=True, related_name="ledger"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    objects = LedgerQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        verbose_name_plural = "ledger entries"
+        indexes = [models.Index(fields=["club", "pot", "created_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.get_pot_display()} {self.amount_cents:+d}¢ {self.get_kind_display()}"
+
+    def save(self, *args, **kwargs) -> None:
+        if not self._state.adding:
+            raise PermissionError("Ledger rows are never changed: reverse them with new rows.")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise PermissionError("Ledger rows are never deleted: reverse them with new rows.")

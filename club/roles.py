@@ -26,6 +26,7 @@ PLAYER_PERMISSIONS = (
     "scoring.add_claim",
     "scoring.view_dispute",
     "scoring.add_dispute",
+    "club.view_settlement",
 )
 JUDGE_PERMISSIONS = PLAYER_PERMISSIONS + (
     "club.view_auditentry",
@@ -44,6 +45,8 @@ ORGANISER_PERMISSIONS = JUDGE_PERMISSIONS + (
     "games.add_round",
     "games.change_round",
     "games.correct_result",
+    "club.settle_session",
+    "club.view_ledgerentry",
 )
 
 ROLE_PERMISSIONS: dict[str, tuple[str, ...]] = {

@@ -32,4 +32,9 @@ urlpatterns = [
         views.CheckInActionView.as_view(action="undo"),
         name="checkin_undo",
     ),
+    path("sessions/<int:pk>/settle/", views.SessionSettleView.as_view(), name="session_settle"),
+    path("sessions/<int:pk>/settlement/", views.SettlementView.as_view(), name="settlement"),
+    path("sessions/<int:pk>/reopen/", views.SessionReopenView.as_view(), name="session_reopen"),
+    path("ledger/", views.LedgerView.as_view(), name="ledger"),
+    path("players/<int:pk>/money/", views.PlayerMoneyView.as_view(), name="player_money"),
 ]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.mixins import PermissionRequiredMixin
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse, reverse_lazy
@@ -16,18 +16,22 @@ from django.views.generic import FormView, TemplateView, View
 from django_filters.views import FilterView
 from django_tables2 import RequestConfig, SingleTableMixin
 
-from club import services
+from club import services, settlement
 from club.filters import AuditFilter, PlayerFilter, SessionFilter
-from club.forms import CheckInForm, HouseRulesForm, PlayerForm, SessionOpenForm
-from club.models import CheckIn, Club, Player, Session
+from club.forms import CheckInForm, HouseRulesForm, PlayerForm, ReopenForm, SessionOpenForm
+from club.models import CheckIn, Club, Player, Pot, Session
 from club.selectors import (
     checkin_candidates,
     club_audit_entries,
+    club_ledger,
     club_players,
     club_sessions,
     current_club,
+    current_settlement,
     next_session,
     next_session_date,
+    player_money,
+    pot_balances,
     session_checkins,
     session_fee_totals,
 )
@@ -230,7 +234,10 @@ class SessionPageMixin(PermissionRequiredMixin, ClubMixin):
             "show_fees": user.has_perm("club.view_checkin"),
             "can_draw": user.has_perm("games.add_round") and session.is_open,
             "next_round": session.rounds.count() + 1,
+            "can_settle": user.has_perm("club.settle_session") and session.is_open,
         }
+        if context["can_settle"]:
+            context["blockers"] = settlement.settle_blockers(session)
         if context["can_manage"]:
             context["checkin_form"] = CheckInForm(club=self.club)
             context["candidates"] = checkin_candidates(session)
@@ -308,3 +315,100 @@ def add_service_errors(form, error: ValidationError, field_map: dict | None = No
             form.add_error(field if field in form.fields else None, field_errors)
     else:
         form.add_error(None, error)
+
+
+class SessionSettleView(SessionPageMixin, View):
+    permission_required = "club.settle_session"
+
+    def post(self, request, *args, **kwargs):
+        session = self.get_session()
+        try:
+            settlement.session_settle(session=session, actor=request.user)
+        except ValidationError as error:
+            messages.error(request, "The session cannot be settled yet:")
+            for message in error.messages:
+                messages.error(request, message)
+            return redirect(reverse("club:session", args=[session.pk]) + "#settle")
+        messages.success(request, "Session settled: the payouts are below.")
+        return redirect("club:settlement", pk=session.pk)
+
+
+class SettlementView(SessionPageMixin, View):
+    permission_required = "club.view_settlement"
+    template_name = "club/settlement.html"
+
+    def get(self, request, *args, **kwargs):
+        session = self.get_session()
+        current = current_settlement(session)
+        names = dict(session.checkins.values_list("player_id", "player__display_name"))
+        cuts = [
+            {
+                "decides": cut["decides"],
+                "cards": [(names.get(pid, pid), card) for pid, card in cut["cards"]],
+                "winner": names.get(cut["order"][0], ""),
+            }
+            for cut in (current.cuts if current else [])
+        ]
+        context = {
+            "session": session,
+            "settlement": current,
+            "payouts": current.payouts.all() if current else [],
+            "cuts": cuts,
+            "reopen_form": ReopenForm() if request.user.has_perm("club.settle_session") else None,
+            "history": session.settlements.exclude(pk=current.pk if current else None),
+        }
+        return render(request, self.template_name, context)
+
+
+class SessionReopenView(SessionPageMixin, View):
+    permission_required = "club.settle_session"
+
+    def post(self, request, *args, **kwargs):
+        session = self.get_session()
+        form = ReopenForm(request.POST)
+        if form.is_valid():
+            try:
+                settlement.session_reopen(
+                    session=session, actor=request.user, reason=form.cleaned_data["reason"]
+                )
+            except ValidationError as error:
+                for message in error.messages:
+                    messages.error(request, message)
+            else:
+                messages.success(request, "Session reopened: settle it again when it is right.")
+                return redirect("club:session", pk=session.pk)
+        else:
+            messages.error(request, "Say why the session is reopened.")
+        return redirect("club:settlement", pk=session.pk)
+
+
+class LedgerView(PermissionRequiredMixin, ClubMixin, View):
+    permission_required = "club.view_ledgerentry"
+
+    def get(self, request):
+        pots = [
+            {"pot": pot, "label": label, "lines": club_ledger(self.club, pot)}
+            for pot, label in Pot.choices
+        ]
+        balances = pot_balances(self.club)
+        for pot in pots:
+            pot["balance"] = balances[pot["pot"]]
+        return render(request, "club/ledger.html", {"pots": pots})
+
+
+class PlayerMoneyView(PermissionRequiredMixin, ClubMixin, View):
+    """A player's own money: their fees, payouts and side pots (organisers see anyone's)."""
+
+    permission_required = "club.view_player"
+
+    def get(self, request, pk):
+        player = get_object_or_404(Player, pk=pk, club=self.club)
+        if player.user_id != request.user.pk and not request.user.has_perm("club.view_ledgerentry"):
+            raise PermissionDenied("This is another player's money.")
+        # The ledger is the club's side (a fee is + into the pot); the player's is the opposite.
+        rows = [(row, -row.amount_cents) for row in player_money(player)]
+        return render(
+            request,
+            "club/player_money.html",
+            {"player": player, "rows": rows, "total": sum(cents for _, cents in rows)},
+        )

@@ -29,6 +29,7 @@ def test_defaults_are_the_design_house_rules():
         "rounds_per_session": 6,
         "table_mode": "singles",
         "standings_public": True,
+        "skunk_bank": False,
     }
     assert (club.session_weekday, club.session_start) == (3, dt.time(9, 30))
     club.full_clean()

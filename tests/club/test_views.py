@@ -5,7 +5,16 @@ here fails `test_every_url_has_a_row_in_the_page_table`."""
 import pytest
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
-from club.models import AuditAction, AuditEntry, CheckIn, Club, Player, Session
+from club.models import (
+    AuditAction,
+    AuditEntry,
+    CheckIn,
+    Club,
+    LedgerEntry,
+    Player,
+    Session,
+    Settlement,
+)
 from games.models import Game, Result, Round
 from scoring import services
 from scoring.models import Claim, Dispute
@@ -50,6 +59,11 @@ PAGES = {
     "games:result_enter": (LOGIN, 405, 405, 405),
     "games:result_confirm": (LOGIN, 405, 405, 405),
     "games:result_correct": (LOGIN, 403, 403, 405),
+    "club:session_settle": (LOGIN, 403, 403, 405),
+    "club:settlement": (LOGIN, 200, 200, 200),
+    "club:session_reopen": (LOGIN, 403, 403, 405),
+    "club:ledger": (LOGIN, 403, 403, 200),
+    "club:player_money": (LOGIN, 403, 403, 200),  # a player sees only their own
     "scoring:claim_new": (LOGIN, 403, 403, 200),  # players: only at their own table
     "scoring:claim": (LOGIN, 200, 200, 200),
     "scoring:muggins": (LOGIN, 405, 405, 405),
@@ -81,6 +95,7 @@ PK_OBJECT = {
     "club:player": "player",
     "club:session": "session",
     "club:checkin": "session",
+    "club:settlement": "session",
     "games:round_draw": "session",
     "games:round": "round",
     "games:game": "game",
@@ -134,7 +149,20 @@ def url_for(name: str, club: Club) -> str:
 
 
 def row_counts() -> tuple[int, ...]:
-    models = (Club, Player, AuditEntry, Session, CheckIn, Round, Game, Result, Claim, Dispute)
+    models = (
+        Club,
+        Player,
+        AuditEntry,
+        Session,
+        CheckIn,
+        Round,
+        Game,
+        Result,
+        Claim,
+        Dispute,
+        Settlement,
+        LedgerEntry,
+    )
     return tuple(model.objects.count() for model in models) + (
         CheckIn.objects.filter(paid_at__isnull=False).count(),
     )
@@ -175,6 +203,7 @@ def test_anonymous_users_never_write(name, club, client):
             "statement": "x",
             "decision": "agree",
             "kind": "heels",
+            "reason": "x",
         },
     )
     assert row_counts() == before
@@ -189,11 +218,20 @@ def test_anonymous_users_never_write(name, club, client):
             assert response.url.startswith(reverse("login"))
 
 
-ALL_NAV = ["Home", "Hand counter", "House rules", "Sessions", "Players", "Disputes", "Audit log"]
+ALL_NAV = [
+    "Home",
+    "Hand counter",
+    "House rules",
+    "Sessions",
+    "Players",
+    "Disputes",
+    "Ledger",
+    "Audit log",
+]
 NAV = {
     "public": ["Home", "Hand counter", "House rules"],
     "player": ["Home", "Hand counter", "House rules", "Sessions", "Players"],
-    "judge": ALL_NAV,
+    "judge": [label for label in ALL_NAV if label != "Ledger"],
     "organiser": ALL_NAV,
 }
 

@@ -1,0 +1,286 @@
+"""Settling a session: the pot paid out by rank, side pots, the ledger; and reopening.
+
+Terms (DESIGN.md, "The pot and payouts"):
+- pot: the entry fees actually paid for the session, integer cents; all of it is paid out.
+- settlement: one settling of a session (a version); Payout rows say who got what.
+- ledger: signed rows per club and pot; + is money into the pot, - money out of it. Settling writes
+  the fees (+) and payouts (-) of the session pot, and the skunk bank's coins and wins; reopening
+  writes the reversal of each row of the replaced settlement. Every balance is a sum of rows.
+- skunk bank (a club option): each skunk taken in a confirmed result puts one payout coin into
+  the bank, paid by the skunked player at the table; a player who gives a double skunk in the
+  session wins the whole bank (several share it in coins, a cut deciding an odd coin); when nobody
+  does, the bank rolls over to the next session.
+
+`session_settle` and `session_reopen` are the services (writes); `settle_blockers` says what stops
+a session being settled. Both services lock the session row, so two organisers pressing the
+button at once make one settlement.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import Count, Q, Sum
+from django.db.models.functions import Coalesce
+from django.utils import timezone
+
+from club.models import (
+    AuditAction,
+    CheckIn,
+    LedgerEntry,
+    LedgerKind,
+    Payout,
+    Pot,
+    Session,
+    SessionState,
+    Settlement,
+    SettlementState,
+    parse_place_weights,
+)
+from club.payout import PayoutPlan, RankedPlayer, plan_payouts
+from club.services import audit_record
+from games.models import Game, ResultLine, ResultState
+from games.selectors import session_standings
+from scoring.selectors import session_open_disputes
+
+
+def settle_blockers(session: Session) -> list[str]:
+    """Everything that stops the session being settled, each as a sentence saying what to do."""
+    blockers = []
+    if not CheckIn.objects.filter(session=session).exists():
+        blockers.append("Nobody is checked in: there is nothing to settle.")
+    unpaid = list(
+        CheckIn.objects.filter(session=session, paid_at__isnull=True)
+        .order_by("player__display_name")
+        .values_list("player__display_name", flat=True)
+    )
+    if unpaid:
+        blockers.append(
+            f"Fees not paid: {', '.join(unpaid)}. Mark them paid (or undo the check-in)."
+        )
+    unconfirmed = (
+        Game.objects.filter(session=session)
+        .annotate(confirmed=Count("results", filter=Q(results__state=ResultState.CONFIRMED)))
+        .filter(confirmed=0)
+        .select_related("round")
+        .order_by("round__number", "table")
+    )
+    if unconfirmed:
+        tables = ", ".join(f"round {g.round.number} table {g.table}" for g in unconfirmed)
+        blockers.append(f"Results not confirmed: {tables}.")
+    disputes = session_open_disputes(session).count()
+    if disputes:
+        blockers.append(
+            f"{disputes} dispute{'s' if disputes != 1 else ''} waiting for a judge: "
+            "a judge rules first."
+        )
+    return blockers
+
+
+def pot_balance(club, pot: str) -> int:
+    return LedgerEntry.objects.filter(club=club, pot=pot).aggregate(
+        total=Coalesce(Sum("amount_cents"), 0)
+    )["total"]
+
+
+def _ledger(
+    settlement: Settlement, pot: str, kind: str, amount: int, player_id=None
+) -> LedgerEntry:
+    return LedgerEntry(
+        club_id=settlement.session.club_id,
+        pot=pot,
+        kind=kind,
+        amount_cents=amount,
+        session=settlement.session,
+        settlement=settlement,
+        player_id=player_id,
+    )
+
+
+def _skunk_bank(session: Session, settlement: Settlement, seed: int) -> tuple[list, dict]:
+    """The skunk bank's rows for this session, and a summary for the audit and the page."""
+    coin = session.rules["payout_coin_cents"]
+    confirmed = ResultLine.objects.filter(
+        result__game__session=session, result__state=ResultState.CONFIRMED
+    )
+    rows = [
+        _ledger(settlement, Pot.SKUNK_BANK, LedgerKind.SKUNK_COIN, coin, player_id)
+        for player_id in confirmed.filter(skunked=True).values_list("player_id", flat=True)
+    ]
+    double_games = confirmed.filter(double_skunked=True).values("result_id")
+    winners = sorted(
+        set(
+            confirmed.filter(won=True, result_id__in=double_games).values_list(
+                "player_id", flat=True
+            )
+        )
+    )
+    bank = pot_balance(session.club, Pot.SKUNK_BANK) + sum(row.amount_cents for row in rows)
+    summary = {"coins_in": len(rows), "bank_cents": bank, "winners": winners, "won_cents": 0}
+    if winners and bank > 0:
+        plan = plan_payouts(
+            pot_cents=bank,
+            players=[RankedPlayer(player_id=pid, rank=1) for pid in winners],
+            paid_places=len(winners),
+            weights="equal",
+            coin_cents=coin,
+            seed=seed,
+        )
+        for payout in plan.payouts:
+            if payout.amount_cents:
+                rows.append(
+                    _ledger(
+                        settlement,
+                        Pot.SKUNK_BANK,
+                        LedgerKind.SKUNK_BANK_WIN,
+                        -payout.amount_cents,
+                        payout.player_id,
+                    )
+                )
+        summary["won_cents"] = bank
+        summary["steps"] = list(plan.steps)
+    return rows, summary
+
+
+def session_settle(
+    *, session: Session, actor: AbstractBaseUser, seed: int | None = None
+) -> Settlement:
+    """Rank the session, pay the whole pot out by the house rules, write the ledger, lock it.
+
+    Refused with every blocker listed. Safe to run twice: a settled session returns its
+    settlement. The session row is locked, so concurrent presses make one settlement.
+    """
+    with transaction.atomic():
+        session = Session.objects.select_for_update().select_related("club").get(pk=session.pk)
+        if session.state == SessionState.SETTLED:
+            return session.settlements.get(state=SettlementState.CURRENT)
+        blockers = settle_blockers(session)
+        if blockers:
+            raise ValidationError(blockers)
+        rules = session.rules
+        standings = session_standings(session)
+        players = [
+            RankedPlayer(player_id=row.player_id, rank=row.rank, name=row.player)
+            for row in standings
+        ]
+        paid = CheckIn.objects.filter(session=session, paid_at__isnull=False)
+        pot = paid.aggregate(total=Coalesce(Sum("fee_cents"), 0))["total"]
+        places = -(-len(players) // rules["players_per_paid_place"])
+        seed = seed if seed is not None else secrets.randbelow(2**53)
+        plan: PayoutPlan = plan_payouts(
+            pot_cents=pot,
+            players=players,
+            paid_places=places,
+            weights=parse_place_weights(rules["place_weights"]),
+            coin_cents=rules["payout_coin_cents"],
+            seed=seed,
+        )
+        total = sum(payout.amount_cents for payout in plan.payouts)
+        if total != pot:  # a broken invariant: crash loudly, nothing is saved
+            raise AssertionError(f"Payouts {total}¢ do not add up to the pot {pot}¢.")
+        version = (session.settlements.count() or 0) + 1
+        settlement = Settlement.objects.create(
+            session=session,
+            version=version,
+            pot_cents=pot,
+            coin_cents=rules["payout_coin_cents"],
+            paid_places=plan.paid_places,
+            weights=list(plan.weights),
+            seed=seed,
+            steps=list(plan.steps),
+            cuts=[
+                {
+                    "places": list(cut.places),
+                    "cards": [[card.player_id, card.card] for card in cut.cards],
+                    "order": list(cut.order),
+                    "decides": cut.decides,
+                }
+                for cut in plan.cuts
+            ],
+            settled_by=actor,
+        )
+        Payout.objects.bulk_create(
+            Payout(
+                settlement=settlement,
+                player_id=payout.player_id,
+                rank=payout.rank,
+                place=payout.place,
+                amount_cents=payout.amount_cents,
+            )
+            for payout in plan.payouts
+        )
+        rows = [
+            _ledger(settlement, Pot.MAIN, LedgerKind.FEE, fee, player_id)
+            for player_id, fee in paid.values_list("player_id", "fee_cents")
+        ]
+        rows += [
+            _ledger(settlement, Pot.MAIN, LedgerKind.PAYOUT, -payout.amount_cents, payout.player_id)
+            for payout in plan.payouts
+            if payout.amount_cents
+        ]
+        skunk = None
+        if rules.get("skunk_bank"):
+            skunk_rows, skunk = _skunk_bank(session, settlement, seed)
+            rows += skunk_rows
+        LedgerEntry.objects.bulk_create(rows)
+        session.state = SessionState.SETTLED
+        session.save(update_fields=["state"])
+        audit_record(
+            actor=actor,
+            action=AuditAction.SESSION_SETTLED,
+            obj=settlement,
+            club=session.club,
+            data={
+                "session": session.pk,
+                "version": version,
+                "pot_cents": pot,
+                "payouts": {str(p.player_id): p.amount_cents for p in plan.payouts},
+                "seed": seed,
+                "skunk_bank": skunk,
+            },
+        )
+    return settlement
+
+
+def session_reopen(*, session: Session, actor: AbstractBaseUser, reason: str) -> Session:
+    """Reopen a settled session: its settlement is replaced (kept) and its ledger rows reversed."""
+    reason = (reason or "").strip()
+    if not reason:
+        raise ValidationError({"reason": "Say why the session is reopened."})
+    with transaction.atomic():
+        session = Session.objects.select_for_update().get(pk=session.pk)
+        if session.state != SessionState.SETTLED:
+            raise ValidationError("This session is open: there is nothing to reopen.")
+        settlement = session.settlements.select_for_update().get(state=SettlementState.CURRENT)
+        reversals = [
+            LedgerEntry(
+                club_id=row.club_id,
+                pot=row.pot,
+                kind=LedgerKind.REVERSAL,
+                amount_cents=-row.amount_cents,
+                session=session,
+                settlement=settlement,
+                player_id=row.player_id,
+            )
+            for row in settlement.ledger.exclude(kind=LedgerKind.REVERSAL)
+        ]
+        LedgerEntry.objects.bulk_create(reversals)
+        Settlement.objects.filter(pk=settlement.pk).update(
+            state=SettlementState.REPLACED,
+            reopened_by=actor,
+            reopened_at=timezone.now(),
+            reopen_reason=reason,
+        )
+        session.state = SessionState.OPEN
+        session.save(update_fields=["state"])
+        audit_record(
+            actor=actor,
+            action=AuditAction.SESSION_REOPENED,
+            obj=session,
+            club=session.club,
+            data={"settlement": settlement.version, "reason": reason},
+        )
+    return session

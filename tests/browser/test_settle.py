@@ -1,0 +1,83 @@
+"""Settling in the browser, on the demo club (issue 6's "done when"): the organiser settles a
+finished session, prints a payout sheet whose amounts add up to the pot, and the ledger shows the
+skunk bank rolling over (a skunk but no double skunk)."""
+
+import datetime as dt
+import random
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+from playwright.sync_api import expect
+
+from club import services as club_services
+from club.models import Club
+from games import services as game_services
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def finished_session(transactional_db):
+    """Last Thursday's 13 players, fees paid, 2 rounds confirmed: one skunk, no double skunk."""
+    call_command("load_demo", verbosity=0)
+    users = get_user_model().objects
+    organiser, confirmer = users.get(username="organiser"), users.get(username="organiser2")
+    club = Club.objects.get()
+    session = club_services.session_open(club=club, actor=organiser, date=dt.date(2026, 11, 19))
+    for player in club.players.filter(active=True)[:13]:
+        checkin = club_services.checkin_create(session=session, actor=organiser, player=player)
+        club_services.fee_mark_paid(checkin=checkin, actor=organiser)
+    rng = random.Random(2)
+    for number in (1, 2):
+        round_ = game_services.round_draw(session=session, actor=organiser, seed=number)
+        for game in round_.games.all():
+            loser = 80 if (number, game.table) == (1, 1) else rng.randint(91, 120)
+            scores = [121] + [loser] * (game.side_count - 1)
+            draft = game_services.result_enter(game=game, actor=organiser, scores=scores)
+            game_services.result_confirm(result=draft, actor=confirmer)
+    return session
+
+
+def cents(text: str) -> int:
+    text = text.strip()
+    if text.endswith("¢"):
+        return int(text[:-1])
+    dollars, rest = text.lstrip("$").replace(",", "").split(".")
+    return int(dollars) * 100 + int(rest)
+
+
+def test_settle_print_and_the_skunk_bank_rolls_over(
+    browser, live_server, finished_session, screenshot
+):
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    page.goto(f"{live_server.url}/login/")
+    page.get_by_label("Username").fill("organiser")
+    page.get_by_label("Password").fill("pegboard-demo")
+    page.get_by_role("button", name="Log in").click()
+
+    page.goto(f"{live_server.url}/club/sessions/{finished_session.pk}/#settle")
+    page.get_by_role("button", name="Settle the session").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Payouts")
+    pot = cents(page.get_by_test_id("pot").inner_text())
+    assert pot == 13 * 25
+    amounts = [
+        cents(t)
+        for t in page.get_by_test_id("payouts").locator("tbody td:nth-child(3)").all_inner_texts()
+    ]
+    assert sum(amounts) == pot
+    assert amounts == sorted(amounts, reverse=True)
+    expect(page.get_by_test_id("steps")).to_contain_text("13 players")
+    page.emulate_media(media="print")
+    expect(page.get_by_role("button", name="Print for the cash box")).to_be_hidden()
+    screenshot(page, "payout-sheet-print")
+    page.emulate_media(media="screen")
+
+    page.get_by_role("navigation", name="Main").get_by_role("link", name="Ledger").click()
+    expect(page.get_by_test_id("balance-main")).to_have_text("0¢")
+    expect(page.get_by_test_id("balance-skunk_bank")).to_have_text("25¢")  # rolls over
+    expect(page.get_by_test_id("ledger-skunk_bank")).to_contain_text("Skunk coin")
+    screenshot(page, "ledger-phone")
+    context.close()

@@ -34,6 +34,9 @@ class HouseRulesForm(forms.ModelForm):
             "session_weekday": "Meets on",
             "session_start": "Starts at",
             "session_end": "Ends about",
+            "jackpot_29_cents": "29 jackpot, per player (cents)",
+            "jackpot_28_cents": "28 jackpot, per player (cents)",
+            "jackpot_24_cents": "24 jackpot, per player (cents)",
         }
         widgets = {
             "session_start": forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),

@@ -124,6 +124,17 @@ class Club(models.Model):
         help_text="Side pot: each skunked player pays one coin into the skunk bank; a player who "
         "gives a double skunk wins it; otherwise it rolls over to the next session.",
     )
+    jackpot_29_cents = models.PositiveIntegerField(
+        default=0,
+        help_text="Side pot: each paying player adds this to the 29 jackpot (0: no jackpot); "
+        "an accepted 29 hand wins it; otherwise it rolls over.",
+    )
+    jackpot_28_cents = models.PositiveIntegerField(
+        default=0, help_text="Likewise for a 28 hand (0: no jackpot)."
+    )
+    jackpot_24_cents = models.PositiveIntegerField(
+        default=0, help_text="Likewise for a 24 hand (0: no jackpot)."
+    )
 
     HOUSE_RULE_FIELDS = (
         "game_target",
@@ -141,6 +152,9 @@ class Club(models.Model):
         "table_mode",
         "standings_public",
         "skunk_bank",
+        "jackpot_29_cents",
+        "jackpot_28_cents",
+        "jackpot_24_cents",
     )
 
     class Meta:
@@ -440,6 +454,13 @@ class CheckIn(models.Model):
 class Pot(models.TextChoices):
     MAIN = "main", "Session pot"
     SKUNK_BANK = "skunk_bank", "Skunk bank"
+    JACKPOT_29 = "jackpot_29", "29 jackpot"
+    JACKPOT_28 = "jackpot_28", "28 jackpot"
+    JACKPOT_24 = "jackpot_24", "24 jackpot"
+
+
+# The hand each jackpot is for.
+JACKPOT_HANDS = {Pot.JACKPOT_29: 29, Pot.JACKPOT_28: 28, Pot.JACKPOT_24: 24}
 
 
 class LedgerKind(models.TextChoices):
@@ -447,6 +468,8 @@ class LedgerKind(models.TextChoices):
     PAYOUT = "payout", "Payout"
     SKUNK_COIN = "skunk_coin", "Skunk coin"
     SKUNK_BANK_WIN = "skunk_bank_win", "Skunk bank won"
+    JACKPOT_COIN = "jackpot_coin", "Jackpot contribution"
+    JACKPOT_WIN = "jackpot_win", "Jackpot won"
     REVERSAL = "reversal", "Reversed (session reopened)"
 
 

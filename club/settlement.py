@@ -10,6 +10,10 @@ Terms (DESIGN.md, "The pot and payouts"):
   the bank, paid by the skunked player at the table; a player who gives a double skunk in the
   session wins the whole bank (several share it in coins, a cut deciding an odd coin); when nobody
   does, the bank rolls over to the next session.
+- jackpots (club options, one per hand: 29, 28, 24): each paying player adds the jackpot's
+  contribution, collected with the fee; a hand or crib claim of the session whose count is that
+  hand and whose current outcome accepts it ("exact", not disputed, or ruled) wins the jackpot
+  (several share it); otherwise it rolls over.
 
 `session_settle` and `session_reopen` are the services (writes); `settle_blockers` says what stops
 a session being settled. Both services lock the session row, so two organisers pressing the
@@ -28,6 +32,7 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from club.models import (
+    JACKPOT_HANDS,
     AuditAction,
     CheckIn,
     LedgerEntry,
@@ -44,6 +49,7 @@ from club.payout import PayoutPlan, RankedPlayer, plan_payouts
 from club.services import audit_record
 from games.models import Game, ResultLine, ResultState
 from games.selectors import session_standings
+from scoring.models import Claim, ClaimKind, OutcomeKind
 from scoring.selectors import session_open_disputes
 
 
@@ -100,6 +106,73 @@ def _ledger(
     )
 
 
+def _share(settlement, pot: str, kind: str, amount: int, winners: list[int], coin: int, seed: int):
+    """Ledger rows paying `amount` out of `pot` to `winners` in equal coins (a cut for the odd
+    coin), and the plan's explanation."""
+    plan = plan_payouts(
+        pot_cents=amount,
+        players=[RankedPlayer(player_id=pid, rank=1) for pid in winners],
+        paid_places=len(winners),
+        weights="equal",
+        coin_cents=coin,
+        seed=seed,
+    )
+    rows = [
+        _ledger(settlement, pot, kind, -payout.amount_cents, payout.player_id)
+        for payout in plan.payouts
+        if payout.amount_cents
+    ]
+    return rows, list(plan.steps)
+
+
+def _jackpots(session: Session, settlement: Settlement, paid_players: list[int], seed: int):
+    """Each enabled jackpot's contributions and, when a hand of its count was accepted, its win."""
+    rules, coin = session.rules, session.rules["payout_coin_cents"]
+    rows, summary = [], {}
+    for pot, hand in JACKPOT_HANDS.items():
+        contribution = rules.get(f"{pot}_cents", 0)
+        if not contribution:
+            continue
+        these = [
+            _ledger(settlement, pot, LedgerKind.JACKPOT_COIN, contribution, pid)
+            for pid in paid_players
+        ]
+        winners = accepted_hands(session, hand)
+        balance = pot_balance(session.club, pot) + contribution * len(paid_players)
+        info = {"in_cents": contribution * len(paid_players), "balance_cents": balance}
+        if winners and balance > 0:
+            wins, info["steps"] = _share(
+                settlement, pot, LedgerKind.JACKPOT_WIN, balance, winners, coin, seed
+            )
+            these += wins
+            info["winners"] = winners
+        rows += these
+        summary[pot] = info
+    return rows, summary
+
+
+def accepted_hands(session: Session, total: int) -> list[int]:
+    """Players with an accepted hand or crib claim counting `total` this session: the engine's
+    count is `total`, and the claim is accepted as made, or a judge's last ruling gave the
+    claimant's side `total` or more."""
+    winners = set()
+    claims = Claim.objects.filter(
+        game__session=session, kind__in=[ClaimKind.HAND, ClaimKind.CRIB], true_points=total
+    ).prefetch_related("outcomes", "dispute__rulings")
+    for claim in claims:
+        dispute = getattr(claim, "dispute", None)
+        rulings = list(dispute.rulings.all()) if dispute else []
+        if rulings:
+            last = max(rulings, key=lambda ruling: ruling.level)
+            if last.points.get(str(claim.claimant_side), 0) >= total:
+                winners.add(claim.claimant_id)
+        elif dispute is None:
+            outcome = max(claim.outcomes.all(), key=lambda o: o.version)
+            if outcome.kind == OutcomeKind.EXACT:
+                winners.add(claim.claimant_id)
+    return sorted(winners)
+
+
 def _skunk_bank(session: Session, settlement: Settlement, seed: int) -> tuple[list, dict]:
     """The skunk bank's rows for this session, and a summary for the audit and the page."""
     coin = session.rules["payout_coin_cents"]
@@ -121,27 +194,11 @@ def _skunk_bank(session: Session, settlement: Settlement, seed: int) -> tuple[li
     bank = pot_balance(session.club, Pot.SKUNK_BANK) + sum(row.amount_cents for row in rows)
     summary = {"coins_in": len(rows), "bank_cents": bank, "winners": winners, "won_cents": 0}
     if winners and bank > 0:
-        plan = plan_payouts(
-            pot_cents=bank,
-            players=[RankedPlayer(player_id=pid, rank=1) for pid in winners],
-            paid_places=len(winners),
-            weights="equal",
-            coin_cents=coin,
-            seed=seed,
+        wins, summary["steps"] = _share(
+            settlement, Pot.SKUNK_BANK, LedgerKind.SKUNK_BANK_WIN, bank, winners, coin, seed
         )
-        for payout in plan.payouts:
-            if payout.amount_cents:
-                rows.append(
-                    _ledger(
-                        settlement,
-                        Pot.SKUNK_BANK,
-                        LedgerKind.SKUNK_BANK_WIN,
-                        -payout.amount_cents,
-                        payout.player_id,
-                    )
-                )
+        rows += wins
         summary["won_cents"] = bank
-        summary["steps"] = list(plan.steps)
     return rows, summary
 
 
@@ -225,6 +282,9 @@ def session_settle(
         if rules.get("skunk_bank"):
             skunk_rows, skunk = _skunk_bank(session, settlement, seed)
             rows += skunk_rows
+        paid_players = list(paid.values_list("player_id", flat=True))
+        jackpot_rows, jackpots = _jackpots(session, settlement, paid_players, seed)
+        rows += jackpot_rows
         LedgerEntry.objects.bulk_create(rows)
         session.state = SessionState.SETTLED
         session.save(update_fields=["state"])
@@ -240,6 +300,7 @@ def session_settle(
                 "payouts": {str(p.player_id): p.amount_cents for p in plan.payouts},
                 "seed": seed,
                 "skunk_bank": skunk,
+                "jackpots": jackpots,
             },
         )
     return settlement

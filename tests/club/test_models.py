@@ -30,6 +30,9 @@ def test_defaults_are_the_design_house_rules():
         "table_mode": "singles",
         "standings_public": True,
         "skunk_bank": False,
+        "jackpot_29_cents": 0,
+        "jackpot_28_cents": 0,
+        "jackpot_24_cents": 0,
     }
     assert (club.session_weekday, club.session_start) == (3, dt.time(9, 30))
     club.full_clean()

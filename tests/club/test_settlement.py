@@ -278,3 +278,76 @@ def test_two_concurrent_settles_make_one_settlement():
     assert not errors
     assert Settlement.objects.filter(session=session).count() == 1
     assert LedgerEntry.objects.filter(kind=LedgerKind.FEE).count() == 8
+
+
+def test_jackpots_collect_roll_over_and_an_accepted_29_wins(people):
+    """A 29 (club-thursday-rules.md, "A PERFECT 29!": three fives and the jack of the starter's
+    suit, a five turned) claimed exactly wins the 29 jackpot; the 24 jackpot rolls over."""
+    organiser, confirmer = people
+    club = ClubFactory(jackpot_29_cents=10, jackpot_24_cents=5)
+    s1 = run_session(club, organiser, confirmer, players=4, rounds=1, date=dt.date(2026, 1, 1))
+    session_settle(session=s1, actor=organiser)
+    balances = pot_balances(club)
+    assert (balances[Pot.JACKPOT_29], balances[Pot.JACKPOT_24], balances[Pot.JACKPOT_28]) == (
+        40,
+        20,
+        0,
+    )
+    s2 = run_session(club, organiser, confirmer, players=4, rounds=1, date=dt.date(2026, 1, 8))
+    game = s2.games.first()
+    seat = game.seats.first()
+    claim = scoring_services.claim_file(
+        game=game,
+        actor=organiser,
+        kind="hand",
+        claimant=seat.player,
+        claimed_points=29,
+        hand="5H 5C 5S JD",
+        starter="5D",
+    )
+    assert claim.true_points == 29
+    # An over-claimed 24 is not accepted: no 24 jackpot for it.
+    scoring_services.claim_file(
+        game=game,
+        actor=organiser,
+        kind="hand",
+        claimant=seat.player,
+        claimed_points=28,
+        hand="3S 3H 3D 3C",
+        starter="9H",
+    )
+    session_settle(session=s2, actor=organiser)
+    balances = pot_balances(club)
+    assert balances[Pot.JACKPOT_29] == 0
+    assert balances[Pot.JACKPOT_24] == 40  # rolled over twice: 4 players x 5¢ x 2
+    win = LedgerEntry.objects.get(kind=LedgerKind.JACKPOT_WIN)
+    assert (win.player_id, win.amount_cents, win.pot) == (seat.player_id, -80, Pot.JACKPOT_29)
+
+
+def test_a_jackpot_hand_upheld_by_a_judge_wins(people):
+    organiser, confirmer = people
+    club = ClubFactory(jackpot_24_cents=5)
+    session = run_session(club, organiser, confirmer, players=4, rounds=1)
+    game = session.games.first()
+    claimant = game.seats.get(side=0).player
+    opponent = game.seats.get(side=1).player
+    opponent.user = UserFactory(role="players")
+    opponent.save()
+    claim = scoring_services.claim_file(
+        game=game,
+        actor=organiser,
+        kind="crib",
+        claimant=claimant,
+        claimed_points=24,
+        hand="3S 3H 3D 3C",
+        starter="9H",
+    )
+    dispute = scoring_services.dispute_open(
+        claim=claim, actor=opponent.user, statement="Four threes and a nine is not 24"
+    )
+    scoring_services.dispute_rule(
+        dispute=dispute, actor=UserFactory(role="judges"), decision="agree"
+    )
+    session_settle(session=session, actor=organiser)
+    win = LedgerEntry.objects.get(kind=LedgerKind.JACKPOT_WIN)
+    assert (win.player_id, win.amount_cents) == (claimant.pk, -20)

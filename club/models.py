@@ -321,15 +321,39 @@ class AuditAction(models.TextChoices):
     DISPUTE_APPEALED = "dispute.appealed", "Ruling appealed"
 
 
-class AuditEntryQuerySet(models.QuerySet):
+def _append_only(model) -> PermissionError:
+    what = str(model._meta.verbose_name_plural).capitalize()
+    return PermissionError(f"{what} are append-only: correct them with new rows, never edits.")
+
+
+class AppendOnlyQuerySet(models.QuerySet):
+    """Bulk deletes and updates are refused (the audit trail, the ledger)."""
+
     def delete(self):
-        raise PermissionError("Audit entries are append-only: they cannot be deleted.")
+        raise _append_only(self.model)
 
     def update(self, **kwargs):
-        raise PermissionError("Audit entries are append-only: they cannot be changed.")
+        raise _append_only(self.model)
 
 
-class AuditEntry(models.Model):
+class AppendOnlyModel(models.Model):
+    """Rows that are written once: saving an existing row or deleting one raises."""
+
+    objects = AppendOnlyQuerySet.as_manager()
+
+    class Meta:
+        abstract = True
+
+    def save(self, *args, **kwargs) -> None:
+        if self.pk is not None or not self._state.adding:
+            raise _append_only(type(self))
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise _append_only(type(self))
+
+
+class AuditEntry(AppendOnlyModel):
     club = models.ForeignKey(
         Club, on_delete=models.PROTECT, null=True, blank=True, related_name="audit_entries"
     )
@@ -348,8 +372,6 @@ class AuditEntry(models.Model):
     object_repr = models.CharField(max_length=200, blank=True)
     data = models.JSONField(default=dict, blank=True)
 
-    objects = AuditEntryQuerySet.as_manager()
-
     class Meta:
         ordering = ["-created_at", "-pk"]
         verbose_name_plural = "audit entries"
@@ -357,14 +379,6 @@ class AuditEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.created_at:%Y-%m-%d %H:%M} {self.get_action_display()}: {self.object_repr}"
-
-    def save(self, *args, **kwargs) -> None:
-        if self.pk is not None or not self._state.adding:
-            raise PermissionError("Audit entries are append-only: they cannot be changed.")
-        super().save(*args, **kwargs)
-
-    def delete(self, *args, **kwargs):
-        raise PermissionError("Audit entries are append-only: they cannot be deleted.")
 
 
 class SessionState(models.TextChoices):
@@ -543,15 +557,7 @@ class Payout(models.Model):
         return f"{self.player}: {self.amount_cents}¢"
 
 
-class LedgerQuerySet(models.QuerySet):
-    def delete(self):
-        raise PermissionError("Ledger rows are never deleted: reverse them with new rows.")
-
-    def update(self, **kwargs):
-        raise PermissionError("Ledger rows are never changed: reverse them with new rows.")
-
-
-class LedgerEntry(models.Model):
+class LedgerEntry(AppendOnlyModel):
     """One signed movement of integer cents into (+) or out of (-) one of the club's pots.
     Every balance shown is a sum of these rows."""
 
@@ -566,8 +572,6 @@ class LedgerEntry(models.Model):
     )
     created_at = models.DateTimeField(default=timezone.now)
 
-    objects = LedgerQuerySet.as_manager()
-
     class Meta:
         ordering = ["created_at", "pk"]
         verbose_name_plural = "ledger entries"
@@ -575,11 +579,3 @@ class LedgerEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_pot_display()} {self.amount_cents:+d}¢ {self.get_kind_display()}"
-
-    def save(self, *args, **kwargs) -> None:
-        if not self._state.adding:
-            raise PermissionError("Ledger rows are never changed: reverse them with new rows.")
-        super().save(*args, **kwargs)
-
-    def delete(self, *args, **kwargs):
-        raise PermissionError("Ledger rows are never deleted: reverse them with new rows.")

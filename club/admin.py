@@ -7,14 +7,7 @@ from django.contrib import admin
 from club import services
 from club.models import AuditEntry, CheckIn, Club, Player, Session
 
-CLUB_EDITABLE = (
-    *Club.HOUSE_RULE_FIELDS,
-    "name",
-    "venue",
-    "session_weekday",
-    "session_start",
-    "session_end",
-)
+CLUB_EDITABLE = Club.EDITABLE_FIELDS
 
 
 @admin.register(Club)

@@ -9,10 +9,14 @@ from club.roles import user_role
 from club.selectors import current_club
 
 
-def navigation(user) -> list[tuple[str, str]]:
-    items = [("Home", "home"), ("Hand counter", "scoring:counter"), ("House rules", "club:rules")]
-    if user.has_perm("club.view_session"):
-        items.append(("Sessions", "club:sessions"))
+def navigation(request) -> list[tuple[str, str]]:
+    user = request.user
+    items = [("Home", "home")]
+    club = current_club(request)
+    public = bool(club and club.standings_public)
+    if public or user.has_perm("club.view_session"):
+        items += [("Standings", "games:standings"), ("Sessions", "club:sessions")]
+    items += [("Hand counter", "scoring:counter"), ("House rules", "club:rules")]
     if user.has_perm("club.view_player"):
         items.append(("Players", "club:players"))
     if user.has_perm("scoring.rule_dispute"):
@@ -29,5 +33,5 @@ def pegboard(request: HttpRequest) -> dict:
     return {
         "club": current_club(request),
         "role": user_role(user),
-        "nav_items": navigation(user),
+        "nav_items": navigation(request),
     }

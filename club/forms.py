@@ -14,14 +14,7 @@ from club.models import Club, Player
 class HouseRulesForm(forms.ModelForm):
     class Meta:
         model = Club
-        fields = [
-            "name",
-            "venue",
-            "session_weekday",
-            "session_start",
-            "session_end",
-            *Club.HOUSE_RULE_FIELDS,
-        ]
+        fields = list(Club.EDITABLE_FIELDS)
         labels = {
             "entry_fee_cents": "Entry fee (cents)",
             "payout_coin_cents": "Payout coin (cents)",
@@ -34,6 +27,9 @@ class HouseRulesForm(forms.ModelForm):
             "session_weekday": "Meets on",
             "session_start": "Starts at",
             "session_end": "Ends about",
+            "best_sessions": "Count each player's best N sessions",
+            "season_start_month": "Season starts: month",
+            "season_start_day": "Season starts: day",
             "jackpot_29_cents": "29 jackpot, per player (cents)",
             "jackpot_28_cents": "28 jackpot, per player (cents)",
             "jackpot_24_cents": "24 jackpot, per player (cents)",

@@ -124,6 +124,20 @@ class Club(models.Model):
         help_text="Side pot: each skunked player pays one coin into the skunk bank; a player who "
         "gives a double skunk wins it; otherwise it rolls over to the next session.",
     )
+    season_start_month = models.PositiveSmallIntegerField(
+        default=1,
+        validators=[MinValueValidator(1), MaxValueValidator(12)],
+        help_text="Seasons start on this month and day each year (1 January: calendar years).",
+    )
+    season_start_day = models.PositiveSmallIntegerField(
+        default=1, validators=[MinValueValidator(1), MaxValueValidator(28)]
+    )
+    best_sessions = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1)],
+        help_text="Count only each player's best N sessions of a season (blank: all).",
+    )
     jackpot_29_cents = models.PositiveIntegerField(
         default=0,
         help_text="Side pot: each paying player adds this to the 29 jackpot (0: no jackpot); "
@@ -155,6 +169,19 @@ class Club(models.Model):
         "jackpot_29_cents",
         "jackpot_28_cents",
         "jackpot_24_cents",
+    )
+
+    # What an organiser may edit: the meeting, the season and the house rules.
+    EDITABLE_FIELDS = (
+        "name",
+        "venue",
+        "session_weekday",
+        "session_start",
+        "session_end",
+        "season_start_month",
+        "season_start_day",
+        "best_sessions",
+        *HOUSE_RULE_FIELDS,
     )
 
     class Meta:
@@ -231,6 +258,16 @@ class Club(models.Model):
     def house_rules(self) -> dict:
         """The house rules as plain values, the snapshot a session keeps and the audit compares."""
         return {field: getattr(self, field) for field in self.HOUSE_RULE_FIELDS}
+
+    def season_of(self, date: dt.date) -> int:
+        """The season a date belongs to, named by the year it starts in."""
+        start = (self.season_start_month, self.season_start_day)
+        return date.year if (date.month, date.day) >= start else date.year - 1
+
+    def season_dates(self, season: int) -> tuple[dt.date, dt.date]:
+        """First day of a season and first day of the next (half-open)."""
+        first = dt.date(season, self.season_start_month, self.season_start_day)
+        return first, dt.date(season + 1, self.season_start_month, self.season_start_day)
 
     def paid_places(self, players: int) -> int:
         """How many places are paid for a session of `players` players (one in N, rounded up)."""

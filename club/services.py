@@ -83,14 +83,7 @@ def club_update_rules(*, club: Club, actor: AbstractBaseUser | None, **changes: 
 
     Raises ValidationError naming the field when a value is not allowed; nothing is saved then.
     """
-    allowed = set(Club.HOUSE_RULE_FIELDS) | {
-        "name",
-        "venue",
-        "session_weekday",
-        "session_start",
-        "session_end",
-    }
-    unknown = set(changes) - allowed
+    unknown = set(changes) - set(Club.EDITABLE_FIELDS)
     if unknown:
         raise TypeError(f"Not a house rule: {', '.join(sorted(unknown))}")
     with transaction.atomic():

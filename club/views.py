@@ -70,6 +70,20 @@ class ServiceFormMixin:
         return redirect(self.get_success_url())
 
 
+class PublicReadMixin(PermissionRequiredMixin):
+    """Read-only pages that anyone may read when the club's "standings public" rule is on; when
+    it is off, members with the permission read them and anonymous visitors get a 404."""
+
+    def has_permission(self):
+        club = current_club(self.request)
+        return super().has_permission() or bool(club and club.standings_public)
+
+    def handle_no_permission(self):
+        if not self.request.user.is_authenticated:
+            raise Http404("Not found.")
+        return super().handle_no_permission()
+
+
 class HomeView(ClubMixin, TemplateView):
     template_name = "club/home.html"
     club_optional = True
@@ -177,7 +191,7 @@ class AuditLogView(PermissionRequiredMixin, ClubMixin, SingleTableMixin, FilterV
         return club_audit_entries(self.club)
 
 
-class SessionListView(PermissionRequiredMixin, ClubMixin, SingleTableMixin, FilterView):
+class SessionListView(PublicReadMixin, ClubMixin, SingleTableMixin, FilterView):
     permission_required = "club.view_session"
     template_name = "club/session_list.html"
     filterset_class = SessionFilter
@@ -186,6 +200,12 @@ class SessionListView(PermissionRequiredMixin, ClubMixin, SingleTableMixin, Filt
 
     def get_queryset(self):
         return club_sessions(self.club)
+
+    def get_table_kwargs(self):
+        # Money collected is for the organisers; the public list shows the mornings only.
+        if self.request.user.has_perm("club.view_checkin"):
+            return {}
+        return {"exclude": ("collected_cents",)}
 
 
 class SessionOpenView(PermissionRequiredMixin, ClubMixin, ServiceFormMixin, FormView):
@@ -250,7 +270,7 @@ class SessionPageMixin(PermissionRequiredMixin, ClubMixin):
         )
 
 
-class SessionDetailView(SessionPageMixin, View):
+class SessionDetailView(PublicReadMixin, SessionPageMixin, View):
     def get(self, request, *args, **kwargs):
         return self.render_page()
 

@@ -37,7 +37,7 @@ def log_in(browser, base: str, username: str):
 @pytest.fixture
 def table(transactional_db):
     """A drawn round of the demo club where Pat and Olive are opponents; judges not playing."""
-    call_command("load_demo", verbosity=0)
+    call_command("load_demo", verbosity=0, season=False)
     users = get_user_model().objects
     organiser = users.get(username="organiser")
     club = Club.objects.get()

@@ -12,7 +12,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 @pytest.fixture
 def demo(transactional_db):
-    call_command("load_demo", verbosity=0)
+    call_command("load_demo", verbosity=0, season=False)
 
 
 def log_in(page, base: str, username: str) -> None:

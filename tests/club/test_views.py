@@ -43,9 +43,13 @@ PAGES = {
     "club:player_add": (LOGIN, 403, 403, 200),
     "club:player_edit": (LOGIN, 403, 403, 200),
     "club:audit": (LOGIN, 403, 200, 200),
-    "club:sessions": (LOGIN, 200, 200, 200),
+    # Public while the club's "standings public" rule is on (the test club's default).
+    "club:sessions": (200, 200, 200, 200),
+    "games:standings": (200, 200, 200, 200),
+    "games:all_time": (200, 200, 200, 200),
+    "games:player": (200, 200, 200, 200),
     "club:session_open": (LOGIN, 403, 403, 200),
-    "club:session": (LOGIN, 200, 200, 200),
+    "club:session": (200, 200, 200, 200),
     # POST-only actions: a GET by someone allowed to post is 405.
     "club:checkin_add": (LOGIN, 403, 403, 405),
     "club:checkin_paid": (LOGIN, 403, 403, 405),
@@ -99,6 +103,7 @@ PK_OBJECT = {
     "games:round_draw": "session",
     "games:round": "round",
     "games:game": "game",
+    "games:player": "player",
     "games:result": "game",
     "scoring:claim_new": "game",
     "scoring:claim": "claim",
@@ -220,17 +225,18 @@ def test_anonymous_users_never_write(name, club, client):
 
 ALL_NAV = [
     "Home",
+    "Standings",
+    "Sessions",
     "Hand counter",
     "House rules",
-    "Sessions",
     "Players",
     "Disputes",
     "Ledger",
     "Audit log",
 ]
 NAV = {
-    "public": ["Home", "Hand counter", "House rules"],
-    "player": ["Home", "Hand counter", "House rules", "Sessions", "Players"],
+    "public": ["Home", "Standings", "Sessions", "Hand counter", "House rules"],
+    "player": ["Home", "Standings", "Sessions", "Hand counter", "House rules", "Players"],
     "judge": [label for label in ALL_NAV if label != "Ledger"],
     "organiser": ALL_NAV,
 }

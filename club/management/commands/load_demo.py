@@ -1,7 +1,9 @@
 """`manage.py load_demo`: load the demo club ("Thursday Peggers") from fixtures/ once.
 
 Idempotent: when the demo club is already there it says so and changes nothing, so a second
-`make run` on a used checkout keeps whatever was done on the demo site.
+`make run` on a used checkout keeps whatever was done on the demo site. With the club comes its
+past season (club.demo.build_demo_season), played through the services; `--no-season` leaves it
+out (for a test that wants the bare club).
 """
 
 from pathlib import Path
@@ -12,6 +14,7 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
+from club.demo import build_demo_season
 from club.models import AuditAction, Club
 from club.roles import sync_roles
 from club.services import audit_record
@@ -22,6 +25,14 @@ DEMO_SLUG = "thursday-peggers"
 
 class Command(BaseCommand):
     help = "Load the demo club from fixtures/demo_club.json unless it is already loaded."
+
+    def add_arguments(self, parser):
+        parser.add_argument(
+            "--no-season",
+            dest="season",
+            action="store_false",
+            help="Load the club and its players only, without the past season.",
+        )
 
     def handle(self, *args, **options):
         if Club.objects.filter(slug=DEMO_SLUG).exists():
@@ -40,6 +51,7 @@ class Command(BaseCommand):
                 club=club,
                 data={"source": "demo fixture", "players": club.players.count()},
             )
+            sessions = build_demo_season(club=club) if options.get("season", True) else 0
         self.stdout.write(
             self.style.SUCCESS(
                 f"Loaded the demo club {club.name} with {club.players.count()} players. "
@@ -47,3 +59,4 @@ class Command(BaseCommand):
                 "password pegboard-demo."
             )
         )
+        self.stdout.write(f"Built {sessions} past sessions of the season, all settled.")

@@ -32,6 +32,7 @@ urlpatterns = [
         views.CheckInActionView.as_view(action="undo"),
         name="checkin_undo",
     ),
+    path("sessions/<int:pk>/export/", views.SessionExportView.as_view(), name="session_export"),
     path("sessions/<int:pk>/settle/", views.SessionSettleView.as_view(), name="session_settle"),
     path("sessions/<int:pk>/settlement/", views.SettlementView.as_view(), name="settlement"),
     path("sessions/<int:pk>/reopen/", views.SessionReopenView.as_view(), name="session_reopen"),

@@ -15,6 +15,7 @@ from django.urls import reverse, reverse_lazy
 from django.views.generic import FormView, TemplateView, View
 from django_filters.views import FilterView
 from django_tables2 import RequestConfig, SingleTableMixin
+from django_tables2.export import TableExport
 
 from club import services, settlement
 from club.filters import AuditFilter, PlayerFilter, SessionFilter
@@ -37,8 +38,8 @@ from club.selectors import (
 )
 from club.tables import AuditTable, EditablePlayerTable, PlayerTable, SessionTable
 from club.templatetags.pegboard import cents
-from games.selectors import session_rounds, session_standings
-from games.tables import StandingTable
+from games.selectors import session_result_lines, session_rounds, session_standings
+from games.tables import SessionResultTable, StandingTable
 
 
 class ClubMixin:
@@ -243,6 +244,7 @@ class SessionPageMixin(PermissionRequiredMixin, ClubMixin):
         user = self.request.user
         standings = StandingTable(session_standings(session))
         RequestConfig(self.request, paginate=False).configure(standings)
+        results = SessionResultTable(session_result_lines(session))
         context = {
             "session": session,
             "rules": session.rules,
@@ -250,6 +252,7 @@ class SessionPageMixin(PermissionRequiredMixin, ClubMixin):
             "totals": session_fee_totals(session),
             "rounds": session_rounds(session),
             "standings": standings,
+            "results": results,
             "can_manage": user.has_perm("club.add_checkin") and session.is_open,
             "show_fees": user.has_perm("club.view_checkin"),
             "can_draw": user.has_perm("games.add_round") and session.is_open,
@@ -432,3 +435,20 @@ class PlayerMoneyView(PermissionRequiredMixin, ClubMixin, View):
             "club/player_money.html",
             {"player": player, "rows": rows, "total": sum(cents for _, cents in rows)},
         )
+
+
+class SessionExportView(PublicReadMixin, SessionPageMixin, View):
+    """The session's standings or results as CSV, the same columns and order as on the page."""
+
+    def get(self, request, *args, **kwargs):
+        session = self.get_session()
+        which = request.GET.get("table", "standings")
+        if which == "standings":
+            table = StandingTable(session_standings(session))
+            RequestConfig(request, paginate=False).configure(table)
+        elif which == "results":
+            table = SessionResultTable(session_result_lines(session))
+        else:
+            raise Http404("Export the standings or the results.")
+        exporter = TableExport("csv", table)
+        return exporter.response(f"session-{session.date:%Y-%m-%d}-{which}.csv")

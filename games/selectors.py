@@ -394,3 +394,14 @@ def head_to_head(club, player, first=None, until=None) -> list[dict]:
         row["won"] += my_won
         row["lost"] += won
     return sorted(table.values(), key=lambda r: (-r["games"], r["opponent"].lower()))
+
+
+def session_result_lines(session: Session) -> QuerySet[ResultLine]:
+    """The session's confirmed results, one line per player, in round and table order."""
+    return (
+        ResultLine.objects.filter(
+            result__game__session=session, result__state=ResultState.CONFIRMED
+        )
+        .select_related("player", "result__game__round")
+        .order_by("result__game__round__number", "result__game__table", "side", "pk")
+    )

@@ -46,9 +46,7 @@ class SeasonStandingTable(tables.Table):
     game_points = tables.Column(verbose_name="Points", attrs={"td": {"class": "numeric"}})
     won = tables.Column(verbose_name="Won", attrs={"td": {"class": "numeric"}})
     lost = tables.Column(verbose_name="Lost", attrs={"td": {"class": "numeric"}})
-    win_rate = WinRateColumn(
-        verbose_name="Win rate", order_by=("won",), attrs={"td": {"class": "numeric"}}
-    )
+    win_rate = WinRateColumn(verbose_name="Win rate", attrs={"td": {"class": "numeric"}})
     spread = SignedColumn(verbose_name="Spread", attrs={"td": {"class": "numeric"}})
     skunks_given = tables.Column(verbose_name="Skunks given", attrs={"td": {"class": "numeric"}})
     skunks_taken = tables.Column(verbose_name="Skunks taken", attrs={"td": {"class": "numeric"}})
@@ -58,3 +56,20 @@ class SeasonStandingTable(tables.Table):
         orderable = True
         empty_text = "No confirmed results in this season yet."
         attrs = {"class": "standings", "data-testid": "season-standings"}
+
+
+class SessionResultTable(tables.Table):
+    """Every confirmed game of a session, one row per player (the results as a table)."""
+
+    round = tables.Column(accessor="result__game__round__number", verbose_name="Round")
+    table = tables.Column(accessor="result__game__table", verbose_name="Table")
+    player = tables.Column(accessor="player__display_name", verbose_name="Player")
+    score = tables.Column(verbose_name="Score", attrs={"td": {"class": "numeric"}})
+    won = tables.BooleanColumn(verbose_name="Won")
+    game_points = tables.Column(verbose_name="Points", attrs={"td": {"class": "numeric"}})
+    spread = SignedColumn(verbose_name="Spread", attrs={"td": {"class": "numeric"}})
+
+    class Meta:
+        orderable = False
+        empty_text = "No confirmed results yet."
+        attrs = {"data-testid": "session-results"}

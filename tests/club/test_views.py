@@ -50,6 +50,7 @@ PAGES = {
     "games:player": (200, 200, 200, 200),
     "club:session_open": (LOGIN, 403, 403, 200),
     "club:session": (200, 200, 200, 200),
+    "club:session_export": (200, 200, 200, 200),
     # POST-only actions: a GET by someone allowed to post is 405.
     "club:checkin_add": (LOGIN, 403, 403, 405),
     "club:checkin_paid": (LOGIN, 403, 403, 405),

@@ -234,3 +234,17 @@ def test_csv_export_parses_back_to_the_rows_on_screen(client, people):
     assert rows[1:] == screen
     names_on_page = re.findall(r'href="/games/players/\d+/">([^<]+)</a>', page.content.decode())
     assert [row[1] for row in rows[1:]] == names_on_page
+
+
+@pytest.mark.parametrize("which", ["standings", "results"])
+def test_session_csv_exports_match_the_tables_on_the_page(client, people, which):
+    club = ClubFactory()
+    build_season(club, people, 2025, sessions=1, players=5)
+    session = club.sessions.get()
+    page = client.get(f"/club/sessions/{session.pk}/")
+    table = page.context[which]
+    screen = [[str(cell) for cell in row] for row in table.as_values()]
+    exported = client.get(f"/club/sessions/{session.pk}/export/?table={which}")
+    assert exported["Content-Type"].startswith("text/csv")
+    assert list(csv.reader(io.StringIO(exported.content.decode()))) == screen
+    assert len(screen) > 1

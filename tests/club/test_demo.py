@@ -10,8 +10,8 @@ pytestmark = pytest.mark.django_db
 
 
 def test_load_demo_loads_the_club_once(client):
-    call_command("load_demo")
-    call_command("load_demo")
+    call_command("load_demo", season=False)  # the season: test_demo_season.py
+    call_command("load_demo", season=False)  # the season: test_demo_season.py
     club = Club.objects.get()
     assert club.name == "Thursday Peggers"
     assert Player.objects.filter(club=club).count() == 16

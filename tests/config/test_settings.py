@@ -65,3 +65,15 @@ def test_unreadable_debug_value_is_a_clear_error(value):
     result = run_manage("check", env=PRODUCTION_ENV | {"DEBUG": value})
     assert result.returncode != 0
     assert f"DEBUG={value!r}" in result.stderr
+
+
+def test_manage_py_in_a_bare_checkout_runs_in_development_mode():
+    result = run_manage("check", env={"DATABASE_URL": PRODUCTION_ENV["DATABASE_URL"]})
+    assert result.returncode == 0, result.stderr
+
+
+def test_manage_py_with_a_secret_key_stays_in_production_mode():
+    env = {k: v for k, v in PRODUCTION_ENV.items() if k != "DEBUG"}
+    result = run_manage("check", "--deploy", "--fail-level", "DEBUG", env=env)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "security.W018" not in result.stdout + result.stderr  # DEBUG is not on

@@ -12,7 +12,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.contrib.contenttypes.models import ContentType
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, models, transaction
 from django.utils import timezone
 
@@ -162,6 +162,16 @@ def player_update(*, player: Player, actor: AbstractBaseUser | None, **changes: 
                 data=diff,
             )
     return locked
+
+
+def passes(check, *args) -> bool:
+    """Whether a service's own check (which raises PermissionDenied or ValidationError) passes:
+    for pages deciding which buttons to show; the service still decides when it runs."""
+    try:
+        check(*args)
+    except (PermissionDenied, ValidationError):
+        return False
+    return True
 
 
 def session_require_open(session: Session) -> None:

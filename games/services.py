@@ -18,7 +18,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from club.models import AuditAction, CheckIn, Player, Session
-from club.services import audit_record, session_require_open
+from club.services import audit_record, passes, session_require_open
 from games.draw import Draw, DrawError, DrawHistory, DrawTable, draw_round
 from games.models import (
     Game,
@@ -303,11 +303,7 @@ def result_enter(*, game: Game, actor: AbstractBaseUser, scores: Sequence[int]) 
 
 def can_confirm(result: Result, actor: AbstractBaseUser) -> bool:
     """Whether `actor` may confirm this draft (for showing the button; the service decides)."""
-    try:
-        _check_confirmer(result, actor)
-    except (PermissionDenied, ValidationError):
-        return False
-    return True
+    return passes(_check_confirmer, result, actor)
 
 
 def _check_confirmer(result: Result, actor: AbstractBaseUser) -> None:

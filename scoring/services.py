@@ -16,7 +16,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from club.models import AuditAction, Player
-from club.services import audit_record, session_require_open
+from club.services import audit_record, passes, session_require_open
 from games.models import Game, ResultSource, ResultState, Seat
 from games.outcome import OutcomeError, game_outcome
 from games.services import result_correct
@@ -360,11 +360,8 @@ def dispute_open(*, claim: Claim, actor: AbstractBaseUser, statement: str) -> Di
 
 
 def can_rule(dispute: Dispute, actor: AbstractBaseUser) -> bool:
-    try:
-        _check_judge(dispute, actor)
-    except (PermissionDenied, ValidationError):
-        return False
-    return True
+    """Whether `actor` may rule on this dispute now (for the pages; the service decides)."""
+    return passes(_check_judge, dispute, actor)
 
 
 def _check_judge(dispute: Dispute, actor: AbstractBaseUser) -> None:

@@ -227,7 +227,22 @@ class SessionOpenView(PermissionRequiredMixin, ClubMixin, ServiceFormMixin, Form
         return reverse("club:session", args=[self.session.pk])
 
 
-class SessionPageMixin(PermissionRequiredMixin, ClubMixin):
+class PageMixin:
+    """A page whose POST views, on a form error, render it again with their bound form:
+    `page_context(**overrides)` builds the context, `render_page` renders it."""
+
+    template_name = ""
+
+    def page_context(self, **overrides) -> dict:
+        raise NotImplementedError
+
+    def render_page(self, status=200, **overrides):
+        return render(
+            self.request, self.template_name, self.page_context(**overrides), status=status
+        )
+
+
+class SessionPageMixin(PageMixin, PermissionRequiredMixin, ClubMixin):
     """The session page: everything about that morning on one screen. POST views that fail
     validation render it again with their bound form."""
 
@@ -266,11 +281,6 @@ class SessionPageMixin(PermissionRequiredMixin, ClubMixin):
             context["candidates"] = checkin_candidates(session)
         context.update(overrides)
         return context
-
-    def render_page(self, status=200, **overrides):
-        return render(
-            self.request, self.template_name, self.page_context(**overrides), status=status
-        )
 
 
 class SessionDetailView(PublicReadMixin, SessionPageMixin, View):

@@ -21,7 +21,7 @@ from django_tables2 import SingleTableMixin
 from django_tables2.export import ExportMixin
 
 from club.models import Player, Session
-from club.views import ClubMixin, PublicReadMixin, add_service_errors
+from club.views import ClubMixin, PageMixin, PublicReadMixin, add_service_errors
 from games import services
 from games.charts import Point, bar_chart_svg, line_chart_svg
 from games.forms import CorrectionForm, ResultForm, SwapForm
@@ -128,7 +128,7 @@ class RoundSwapView(RoundMixin, View):
         return render(request, "games/round.html", context, status=400)
 
 
-class GameMixin(PermissionRequiredMixin, ClubMixin):
+class GameMixin(PageMixin, PermissionRequiredMixin, ClubMixin):
     permission_required = "games.view_game"
     template_name = "games/game.html"
 
@@ -183,11 +183,6 @@ class GameMixin(PermissionRequiredMixin, ClubMixin):
             )
         context.update(overrides)
         return context
-
-    def render_page(self, status=200, **overrides):
-        return render(
-            self.request, self.template_name, self.page_context(**overrides), status=status
-        )
 
     def back(self):
         return redirect("games:game", pk=self.get_game().pk)

@@ -12,7 +12,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.generic import TemplateView, View
 
 from club.models import Player, Session
-from club.views import ClubMixin, add_service_errors
+from club.views import ClubMixin, PageMixin, add_service_errors
 from games.models import Game
 from scoring import services
 from scoring.engine import DECK, SUITS
@@ -123,7 +123,7 @@ class ClaimCreateView(GameClaimMixin, View):
         return self.render_form(game, form, status=400)
 
 
-class ClaimMixin(GameClaimMixin):
+class ClaimMixin(PageMixin, GameClaimMixin):
     permission_required = "scoring.view_claim"
     template_name = "scoring/claim_detail.html"
 
@@ -180,11 +180,6 @@ class ClaimMixin(GameClaimMixin):
                 context["ruling_form"] = RulingForm(sides=sides)
         context.update(overrides)
         return context
-
-    def render_page(self, status=200, **overrides):
-        return render(
-            self.request, self.template_name, self.page_context(**overrides), status=status
-        )
 
     def back(self):
         return redirect("scoring:claim", pk=self.get_claim().pk)

@@ -2,15 +2,19 @@
 
 Terms: `run_session` opens a session, checks players in (paying their fees unless told not to),
 draws rounds and enters and confirms every result, with scores from a seeded random source or a
-`scores(game)` function.
+`scores(game)` function. `make_table` opens a session with one logged-in player per role and
+draws round 1: a single 2-player game (a *table*), its players and users listed by side.
 """
 
 import datetime as dt
 import random
+from dataclasses import dataclass
 
 from club import services as club_services
+from club.models import Session
 from games import services as game_services
-from tests.factories import PlayerFactory
+from games.models import Game
+from tests.factories import ClubFactory, PlayerFactory, UserFactory
 
 
 def run_session(
@@ -41,3 +45,35 @@ def run_session(
             draft = game_services.result_enter(game=game, actor=organiser, scores=these)
             game_services.result_confirm(result=draft, actor=confirmer)
     return session
+
+
+@dataclass(frozen=True)
+class Table:
+    club: object
+    session: Session
+    organiser: object
+    game: Game
+    players: list  # by side
+    users: list  # by side
+
+
+def make_table(*, muggins: bool = True, roles=("players", "players")) -> Table:
+    """Open a session (house rules snapshotted now), check in one player per role, draw round 1."""
+    club = ClubFactory(muggins=muggins)
+    organiser = UserFactory(role="organisers")
+    session = club_services.session_open(club=club, actor=organiser, date=dt.date(2026, 3, 5))
+    for role in roles:
+        player = PlayerFactory(club=club, user=UserFactory(role=role))
+        club_services.checkin_create(session=session, actor=organiser, player=player)
+    round_ = game_services.round_draw(session=session, actor=organiser, seed=7)
+    game = round_.games.get()
+    seats = list(game.seats.select_related("player__user").order_by("side"))
+    assert [seat.side for seat in seats] == [0, 1]
+    return Table(
+        club=club,
+        session=session,
+        organiser=organiser,
+        game=game,
+        players=[seat.player for seat in seats],
+        users=[seat.player.user for seat in seats],
+    )

@@ -7,54 +7,18 @@ side-1 player unless a test says otherwise, so an outcome's `points` is {"1": cl
 /work/shared/rules/, named beside each case.
 """
 
-import datetime as dt
-from dataclasses import dataclass
-
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
 from club import services as club_services
 from club.models import AuditAction, AuditEntry, Session, SessionState
-from games import services as games_services
-from games.models import Game
 from scoring import services
 from scoring.engine import ENGINE_VERSION
 from scoring.models import Claim, ClaimKind, Outcome
-from tests.factories import ClubFactory, PlayerFactory, UserFactory
+from tests.builders import Table, make_table
+from tests.factories import PlayerFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
-
-
-@dataclass(frozen=True)
-class Table:
-    club: object
-    session: Session
-    organiser: object
-    game: Game
-    players: list  # by side
-    users: list  # by side
-
-
-def make_table(*, muggins: bool = True, roles=("players", "players")) -> Table:
-    """Open a session (house rules snapshotted now), check in one player per role, draw round 1."""
-    club = ClubFactory(muggins=muggins)
-    organiser = UserFactory(role="organisers")
-    session = club_services.session_open(club=club, actor=organiser, date=dt.date(2026, 3, 5))
-    for role in roles:
-        player = PlayerFactory(club=club, user=UserFactory(role=role))
-        club_services.checkin_create(session=session, actor=organiser, player=player)
-    round_ = games_services.round_draw(session=session, actor=organiser, seed=7)
-    game = round_.games.get()
-    seats = list(game.seats.select_related("player__user").order_by("side"))
-    assert [seat.side for seat in seats] == [0, 1]
-    return Table(
-        club=club,
-        session=session,
-        organiser=organiser,
-        game=game,
-        players=[seat.player for seat in seats],
-        users=[seat.player.user for seat in seats],
-    )
 
 
 @pytest.fixture

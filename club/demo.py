@@ -119,13 +119,33 @@ def _seating(round_) -> dict[int, list[tuple[int, Player]]]:
     return seating
 
 
-def _random_hand(rng: random.Random, *, at_least: int = 0) -> tuple[str, str, int]:
+def random_hand(rng: random.Random, *, at_least: int = 0) -> tuple[str, str, int]:
     """Five cards off a shuffled deck: (hand, starter, count), the count at least `at_least`."""
     while True:
         cards = rng.sample(DECK, 5)
         count = score_hand(cards[:4], cards[4]).total
         if count >= at_least:
             return " ".join(str(c) for c in cards[:4]), str(cards[4]), count
+
+
+def game_scores(rng: random.Random, skills: list[float]) -> list[int]:
+    """Final side scores of one game: the stronger side wins more often; some losers are
+    skunked (SKUNK, DOUBLE_SKUNK)."""
+    weights = [math.exp(SKILL_WEIGHT * skill) for skill in skills]
+    winner = rng.choices(range(len(skills)), weights=weights)[0]
+    scores = []
+    for side in range(len(skills)):
+        if side == winner:
+            scores.append(121)
+            continue
+        luck = rng.random()
+        if luck < DOUBLE_SKUNK:
+            scores.append(rng.randint(40, 60))
+        elif luck < DOUBLE_SKUNK + SKUNK:
+            scores.append(rng.randint(61, 90))
+        else:
+            scores.append(rng.randint(95, 120))
+    return scores
 
 
 class _Builder:
@@ -168,22 +188,7 @@ class _Builder:
     # --- a game's scores ----------------------------------------------------------------------
 
     def scores(self, sides: list[Player]) -> list[int]:
-        rng = self.rng
-        weights = [math.exp(SKILL_WEIGHT * self.skill[p.pk]) for p in sides]
-        winner = rng.choices(range(len(sides)), weights=weights)[0]
-        scores = []
-        for side in range(len(sides)):
-            if side == winner:
-                scores.append(121)
-                continue
-            luck = rng.random()
-            if luck < DOUBLE_SKUNK:
-                scores.append(rng.randint(40, 60))
-            elif luck < DOUBLE_SKUNK + SKUNK:
-                scores.append(rng.randint(61, 90))
-            else:
-                scores.append(rng.randint(95, 120))
-        return scores
+        return game_scores(self.rng, [self.skill[p.pk] for p in sides])
 
     # --- claims -------------------------------------------------------------------------------
 
@@ -243,18 +248,18 @@ class _Builder:
             self.file(game, claimant, hand, starter, int(story))
         elif story == "accepted":
             crib = rng.random() < 0.25
-            hand, starter, _ = _random_hand(rng, at_least=6)
+            hand, starter, _ = random_hand(rng, at_least=6)
             kind = ClaimKind.CRIB if crib else ClaimKind.HAND
             true = score_hand(hand, starter, crib=crib).total
             self.file(game, claimant, hand, starter, true, kind=kind)
         elif story == "over":
-            hand, starter, count = _random_hand(rng, at_least=4)
+            hand, starter, count = random_hand(rng, at_least=4)
             claimed = count + rng.choice((1, 2))
             while not is_possible_hand_total(claimed):
                 claimed += 1
             self.file(game, claimant, hand, starter, claimed)
         elif story == "muggins":
-            hand, starter, count = _random_hand(rng, at_least=8)
+            hand, starter, count = random_hand(rng, at_least=8)
             overlooked = rng.choice((2, 2, 4))
             claim = self.file(game, claimant, hand, starter, count - overlooked)
             caller = rng.choice([p for s, p in sides if s != side])

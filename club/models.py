@@ -116,6 +116,12 @@ class Club(models.Model):
     table_mode = models.CharField(
         max_length=10, choices=TableMode.choices, default=TableMode.SINGLES
     )
+    standings_version = models.PositiveIntegerField(
+        default=0,
+        editable=False,
+        help_text="Bumped by every service that changes what the standings pages show; the key "
+        "of their cached copies.",
+    )
     standings_public = models.BooleanField(
         default=True, help_text="Anyone may read standings and session results without logging in."
     )
@@ -209,6 +215,17 @@ class Club(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def save(self, *args, **kwargs) -> None:
+        # A full save of a row read earlier must not put back an older standings version:
+        # only `standings_changed` moves it.
+        if not self._state.adding and kwargs.get("update_fields") is None:
+            kwargs["update_fields"] = [
+                f.name
+                for f in self._meta.concrete_fields
+                if not f.primary_key and f.name != "standings_version"
+            ]
+        super().save(*args, **kwargs)
 
     def clean(self) -> None:
         errors: dict[str, str] = {}
@@ -612,7 +629,11 @@ class LedgerEntry(AppendOnlyModel):
     class Meta:
         ordering = ["created_at", "pk"]
         verbose_name_plural = "ledger entries"
-        indexes = [models.Index(fields=["club", "pot", "created_at"])]
+        indexes = [
+            models.Index(fields=["club", "pot", "created_at"]),
+            # Money won on the standings pages: a club's payouts and side-pot wins.
+            models.Index(fields=["club", "kind"]),
+        ]
 
     def __str__(self) -> str:
         return f"{self.get_pot_display()} {self.amount_cents:+d}¢ {self.get_kind_display()}"

@@ -8,12 +8,14 @@ made the change (None for the system itself, e.g. a data migration).
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.contrib.contenttypes.models import ContentType
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, models, transaction
+from django.db.models import F
 from django.utils import timezone
 
 from club.models import AuditAction, AuditEntry, CheckIn, Club, Player, Session
@@ -53,6 +55,42 @@ def audit_record(
     entry.full_clean()
     entry.save()
     return entry
+
+
+def audit_record_many(
+    *,
+    actor: AbstractBaseUser | None,
+    action: AuditAction | str,
+    club: Club | None,
+    entries: Sequence[tuple[models.Model, dict]],
+) -> list[AuditEntry]:
+    """Append one entry per (object, data) in one insert: for the services that change many
+    rows of one kind at once. The entries are the ones `audit_record` would write one by one."""
+    if actor is not None and not actor.is_authenticated:
+        actor = None
+    rows = []
+    now = timezone.now()
+    for obj, data in entries:
+        entry = AuditEntry(
+            club=club,
+            actor=actor,
+            action=action,
+            created_at=now,
+            content_type=ContentType.objects.get_for_model(obj),
+            object_id=str(obj.pk),
+            object_repr=str(obj)[:200],
+            data={key: _plain(value) for key, value in data.items()},
+        )
+        # The references are the caller's saved rows: validate the rest without a query each.
+        entry.clean_fields(exclude=["club", "actor", "content_type"])
+        rows.append(entry)
+    return AuditEntry.objects.bulk_create(rows)
+
+
+def standings_changed(club_id: int) -> None:
+    """Mark the club's standings pages stale: their cached copies are keyed by the version this
+    bumps. Every service that changes results, money, names or the rules calls it."""
+    Club.objects.filter(pk=club_id).update(standings_version=F("standings_version") + 1)
 
 
 def _changes(before: dict, after: dict) -> dict:
@@ -95,6 +133,7 @@ def club_update_rules(*, club: Club, actor: AbstractBaseUser | None, **changes: 
         diff = _changes(before, {field: getattr(locked, field) for field in changes})
         if diff:
             locked.save(update_fields=list(diff))
+            standings_changed(locked.pk)
             audit_record(
                 actor=actor,
                 action=AuditAction.CLUB_RULES_CHANGED,
@@ -129,7 +168,15 @@ def player_create(
         if joined is not None:
             player.joined = joined
         player.full_clean()
-        player.save()
+        try:
+            with transaction.atomic():
+                player.save()
+        except IntegrityError:
+            # Another add of the same name (or login) committed after our check: checking again
+            # now sees it and names the field; anything else is a broken invariant.
+            player.full_clean()
+            raise
+        standings_changed(club.pk)
         audit_record(
             actor=actor,
             action=AuditAction.PLAYER_CREATED,
@@ -154,6 +201,7 @@ def player_update(*, player: Player, actor: AbstractBaseUser | None, **changes: 
         diff = _changes(before, {field: getattr(locked, field) for field in changes})
         if diff:
             locked.save(update_fields=list(diff))
+            standings_changed(locked.club_id)
             audit_record(
                 actor=actor,
                 action=AuditAction.PLAYER_CHANGED,
@@ -281,6 +329,92 @@ def checkin_create(
             },
         )
     return checkin
+
+
+def checkins_create(
+    *,
+    session: Session,
+    actor: AbstractBaseUser,
+    players: Sequence[Player],
+    paid: bool = False,
+) -> list[CheckIn]:
+    """Check several existing players in at once (the regulars arriving together), and with
+    `paid` mark their fees taken by `actor`. All or nothing: a player of another club, an
+    inactive player or one already checked in is a ValidationError naming them, and nothing is
+    saved. The audit entries are the ones `checkin_create` and `fee_mark_paid` write one by one.
+    """
+    if paid and not (actor is not None and actor.is_authenticated):
+        raise PermissionDenied("Log in to take fees.")
+    with transaction.atomic():
+        session = Session.objects.select_for_update().select_related("club").get(pk=session.pk)
+        session_require_open(session)
+        present = set(session.checkins.values_list("player_id", flat=True))
+        seen: set[int] = set()
+        for player in players:
+            if player.club_id != session.club_id:
+                raise ValidationError({"player": f"{player} is not a player of {session.club}."})
+            if not player.active:
+                raise ValidationError(
+                    {"player": f"{player} is marked inactive: make them active first."}
+                )
+            if player.pk in present or player.pk in seen:
+                raise ValidationError({"player": f"{player} is already checked in."})
+            seen.add(player.pk)
+        drawn = session.rounds.count()
+        if drawn >= session.rules["rounds_per_session"]:
+            raise ValidationError(
+                {"player": f"All {drawn} rounds are drawn: there is no round left to play in."}
+            )
+        now = timezone.now()
+        taker = actor if actor is not None and actor.is_authenticated else None
+        checkins = [
+            CheckIn(
+                session=session,
+                player=player,
+                fee_cents=session.fee_cents,
+                from_round=drawn + 1,
+                checked_in_at=now,
+                checked_in_by=taker,
+                paid_at=now if paid else None,
+                paid_by=taker if paid else None,
+            )
+            for player in players
+        ]
+        try:
+            with transaction.atomic():
+                checkins = CheckIn.objects.bulk_create(checkins)
+        except IntegrityError:  # checked in by someone else meanwhile
+            raise ValidationError(
+                {"player": "Someone was checked in meanwhile: try again."}
+            ) from None
+        audit_record_many(
+            actor=actor,
+            action=AuditAction.CHECKIN_CREATED,
+            club=session.club,
+            entries=[
+                (
+                    checkin,
+                    {
+                        "session": session.pk,
+                        "player": checkin.player_id,
+                        "fee_cents": checkin.fee_cents,
+                        "from_round": checkin.from_round,
+                    },
+                )
+                for checkin in checkins
+            ],
+        )
+        if paid:
+            audit_record_many(
+                actor=actor,
+                action=AuditAction.FEE_PAID,
+                club=session.club,
+                entries=[
+                    (checkin, {"fee_cents": checkin.fee_cents, "player": checkin.player_id})
+                    for checkin in checkins
+                ],
+            )
+    return checkins
 
 
 def checkin_undo(*, checkin: CheckIn, actor: AbstractBaseUser | None) -> None:

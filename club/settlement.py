@@ -46,7 +46,7 @@ from club.models import (
     parse_place_weights,
 )
 from club.payout import PayoutPlan, RankedPlayer, plan_payouts
-from club.services import audit_record
+from club.services import audit_record, standings_changed
 from games.models import Game, ResultLine, ResultState
 from games.selectors import session_standings
 from scoring.models import Claim, ClaimKind, OutcomeKind
@@ -288,6 +288,7 @@ def session_settle(
         LedgerEntry.objects.bulk_create(rows)
         session.state = SessionState.SETTLED
         session.save(update_fields=["state"])
+        standings_changed(session.club_id)
         audit_record(
             actor=actor,
             action=AuditAction.SESSION_SETTLED,
@@ -337,6 +338,7 @@ def session_reopen(*, session: Session, actor: AbstractBaseUser, reason: str) ->
         )
         session.state = SessionState.OPEN
         session.save(update_fields=["state"])
+        standings_changed(session.club_id)
         audit_record(
             actor=actor,
             action=AuditAction.SESSION_REOPENED,

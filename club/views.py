@@ -6,9 +6,14 @@ Every object is looked up within the current club, so one club never reaches ano
 
 from __future__ import annotations
 
+import hashlib
+
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.mixins import PermissionRequiredMixin
+from django.core.cache import cache
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.paginator import Paginator
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse, reverse_lazy
@@ -71,6 +76,56 @@ class ServiceFormMixin:
         return redirect(self.get_success_url())
 
 
+MAX_PER_PAGE = 500
+
+
+class ClampedPaginator(Paginator):
+    """Django's paginator with the page size held to 1..MAX_PER_PAGE: django-tables2 takes
+    `?per_page=` from the query string, and 0 or less (or a huge number) made the page fail."""
+
+    def __init__(self, object_list, per_page, *args, **kwargs):
+        per_page = min(max(int(per_page), 1), MAX_PER_PAGE)
+        super().__init__(object_list, per_page, *args, **kwargs)
+
+
+class VisitorCacheMixin:
+    """A public page that anonymous visitors get from the cache (the standings after a Thursday
+    are read by everyone at once). The key holds the club, its `standings_version` (bumped in
+    their transaction by every service that changes what these pages show) and the full URL, so
+    a cached copy is never stale; logged-in members always get a fresh render."""
+
+    visitor_cache_seconds = 24 * 60 * 60
+
+    def visitor_cache_key(self, request) -> str | None:
+        if request.method != "GET" or request.user.is_authenticated:
+            return None
+        if settings.SESSION_COOKIE_NAME in request.COOKIES or "messages" in request.COOKIES:
+            return None  # a visitor with a session may have messages waiting
+        club = current_club(request)
+        if club is None or not club.standings_public:
+            return None
+        url = hashlib.sha256(request.get_full_path().encode()).hexdigest()
+        return f"pegboard:visitor:{club.pk}:{club.standings_version}:{url}"
+
+    def dispatch(self, request, *args, **kwargs):
+        key = self.visitor_cache_key(request)
+        if key is not None:
+            cached = cache.get(key)
+            if cached is not None:
+                return cached
+        response = super().dispatch(request, *args, **kwargs)
+        if key is not None and response.status_code == 200 and not response.streaming:
+
+            def keep(rendered):
+                cache.set(key, rendered, self.visitor_cache_seconds)
+
+            if getattr(response, "is_rendered", True):
+                keep(response)
+            else:
+                response.add_post_render_callback(keep)
+        return response
+
+
 class PublicReadMixin(PermissionRequiredMixin):
     """Read-only pages that anyone may read when the club's "standings public" rule is on; when
     it is off, members with the permission read them and anonymous visitors get a 404."""
@@ -131,6 +186,7 @@ class PlayerListView(PermissionRequiredMixin, ClubMixin, SingleTableMixin, Filte
     template_name = "club/player_list.html"
     filterset_class = PlayerFilter
     paginate_by = 50
+    paginator_class = ClampedPaginator
 
     def get_queryset(self):
         return club_players(self.club)
@@ -187,6 +243,7 @@ class AuditLogView(PermissionRequiredMixin, ClubMixin, SingleTableMixin, FilterV
     filterset_class = AuditFilter
     table_class = AuditTable
     paginate_by = 50
+    paginator_class = ClampedPaginator
 
     def get_queryset(self):
         return club_audit_entries(self.club)
@@ -198,6 +255,7 @@ class SessionListView(PublicReadMixin, ClubMixin, SingleTableMixin, FilterView):
     filterset_class = SessionFilter
     table_class = SessionTable
     paginate_by = 50
+    paginator_class = ClampedPaginator
 
     def get_queryset(self):
         return club_sessions(self.club)
@@ -242,6 +300,9 @@ class PageMixin:
         )
 
 
+RESULTS_PER_PAGE = 40
+
+
 class SessionPageMixin(PageMixin, PermissionRequiredMixin, ClubMixin):
     """The session page: everything about that morning on one screen. POST views that fail
     validation render it again with their bound form."""
@@ -259,7 +320,11 @@ class SessionPageMixin(PageMixin, PermissionRequiredMixin, ClubMixin):
         user = self.request.user
         standings = StandingTable(session_standings(session))
         RequestConfig(self.request, paginate=False).configure(standings)
-        results = SessionResultTable(session_result_lines(session))
+        # The rounds above show every game; the line-by-line table comes a page at a time (the
+        # CSV has it whole), so a 40-player morning stays quick to load on a phone.
+        results = SessionResultTable(session_result_lines(session), prefix="results-")
+        paginate = {"per_page": RESULTS_PER_PAGE, "paginator_class": ClampedPaginator}
+        RequestConfig(self.request, paginate=paginate).configure(results)
         context = {
             "session": session,
             "rules": session.rules,

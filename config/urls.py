@@ -1,12 +1,23 @@
-"""The site's URL map: the club pages, log in / log out, the admin."""
+"""The site's URL map: the club pages, log in / log out, the admin, a health check."""
 
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
+from django.http import HttpRequest, HttpResponse
 from django.urls import include, path
+from django.views.decorators.http import require_safe
 
 from club.views import HomeView
 
+
+@require_safe
+def health(request: HttpRequest) -> HttpResponse:
+    """"ok" in plain text, touching no database: for an uptime monitor, and the trivial view the
+    throughput benchmark compares the standings page with."""
+    return HttpResponse("ok\n", content_type="text/plain; charset=utf-8")
+
+
 urlpatterns = [
+    path("healthz", health, name="health"),
     path("", HomeView.as_view(), name="home"),
     path("login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),

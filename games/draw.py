@@ -865,8 +865,17 @@ class _Seating:
 
     def swap_gain(self, i: int, j: int) -> tuple[int, tuple, tuple]:
         ti, tj = self.where[i], self.where[j]
-        new_i = _best_arrangement(self.problem, tuple(j if p == i else p for p in self.tables[ti]))
-        new_j = _best_arrangement(self.problem, tuple(i if p == j else p for p in self.tables[tj]))
+        table_i, table_j = self.tables[ti], self.tables[tj]
+        if len(table_i) == 2 and len(table_j) == 2:
+            # Two 2-tables (most of a singles round): i takes j's seat opposite j's opponent.
+            opp = self.problem.opp
+            a, b = table_i
+            c, d = table_j
+            new_i = (opp[j][b], (j, b)) if a == i else (opp[a][j], (a, j))
+            new_j = (opp[i][d], (i, d)) if c == j else (opp[c][i], (c, i))
+        else:
+            new_i = _best_arrangement(self.problem, tuple(j if p == i else p for p in table_i))
+            new_j = _best_arrangement(self.problem, tuple(i if p == j else p for p in table_j))
         return self.costs[ti] + self.costs[tj] - new_i[0] - new_j[0], new_i, new_j
 
     def swap(self, i: int, j: int, new_i: tuple, new_j: tuple) -> None:

@@ -172,3 +172,41 @@ class ResultLine(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player}: {self.score}"
+
+
+class SessionTotal(models.Model):
+    """One player's totals over the confirmed results of one session: the aggregate the season,
+    all-time, records and player pages read instead of every result line. Written only by
+    `games.totals.refresh_session_totals`, which the result services call in their transaction.
+
+    `first_run` / `last_run`: games won in a row from the session's first game / up to its last;
+    `best_run`: the longest run of wins inside the session (round order). They join into
+    winning streaks across sessions.
+    """
+
+    session = models.ForeignKey(Session, on_delete=models.PROTECT, related_name="totals")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="session_totals")
+    club = models.ForeignKey("club.Club", on_delete=models.PROTECT, related_name="+")
+    date = models.DateField()
+    played = models.PositiveSmallIntegerField()
+    won = models.PositiveSmallIntegerField()
+    points = models.PositiveIntegerField()
+    spread = models.IntegerField()
+    skunks_given = models.PositiveSmallIntegerField()
+    skunks_taken = models.PositiveSmallIntegerField()
+    first_run = models.PositiveSmallIntegerField()
+    last_run = models.PositiveSmallIntegerField()
+    best_run = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["date", "player"]
+        constraints = [
+            models.UniqueConstraint(fields=["session", "player"], name="session_total_unique"),
+        ]
+        indexes = [
+            models.Index(fields=["club", "date"]),
+            models.Index(fields=["player", "date"]),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} on {self.date}: {self.points} points"

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import Count, F, Prefetch, Q, QuerySet, Sum, Value
+from django.db.models import Count, F, FilteredRelation, Prefetch, Q, QuerySet, Sum, Value
 from django.db.models.functions import Coalesce, Lower
 
 from club.models import CheckIn, LedgerEntry, LedgerKind, Player, Session, SettlementState
-from games.models import Game, Result, ResultLine, ResultState, Round, Seat
+from games.models import Game, Result, ResultLine, ResultState, Round, Seat, SessionTotal
+from games.totals import streak
 from scoring.models import Claim, ClaimKind
 
 
@@ -50,37 +51,21 @@ def rank_rows(rows: list, key) -> list[tuple[int, bool]]:
 
 
 def session_standings(session: Session) -> list[Standing]:
-    """Every checked-in player's standing for the session: one query, counted in the database."""
-    lines = "player__result_lines"
-    confirmed = Q(
-        **{
-            f"{lines}__result__state": ResultState.CONFIRMED,
-            f"{lines}__result__game__session": session,
-        }
-    )
+    """Every checked-in player's standing for the session: one query, of its kept totals (so it
+    costs the same whatever the club's history)."""
     zero = Value(0)
+    fields = ("played", "points", "won", "spread", "skunks_given", "skunks_taken")
     rows = list(
         CheckIn.objects.filter(session=session)
         .annotate(
+            totals=FilteredRelation(
+                "player__session_totals", condition=Q(player__session_totals__session=session)
+            ),
             name=Lower("player__display_name"),
-            played=Count(f"{lines}", filter=confirmed),
-            points=Coalesce(Sum(f"{lines}__game_points", filter=confirmed), zero),
-            won=Count(f"{lines}", filter=confirmed & Q(**{f"{lines}__won": True})),
-            spread=Coalesce(Sum(f"{lines}__spread", filter=confirmed), zero),
-            skunks_given=Coalesce(Sum(f"{lines}__skunks_given", filter=confirmed), zero),
-            skunks_taken=Count(f"{lines}", filter=confirmed & Q(**{f"{lines}__skunked": True})),
+            **{field: Coalesce(F(f"totals__{field}"), zero) for field in fields},
         )
         .order_by("-points", "-won", "-spread", "name")
-        .values(
-            "player_id",
-            "player__display_name",
-            "played",
-            "points",
-            "won",
-            "spread",
-            "skunks_given",
-            "skunks_taken",
-        )
+        .values("player_id", "player__display_name", *fields)
     )
     ranks = rank_rows(rows, key=lambda row: (row["points"], row["won"], row["spread"]))
     return [
@@ -103,7 +88,9 @@ def session_standings(session: Session) -> list[Standing]:
 
 def session_rounds(session: Session) -> QuerySet[Round]:
     """The session's rounds with their games, seats and current results, in a fixed few queries."""
-    current = Result.objects.exclude(state=ResultState.SUPERSEDED).prefetch_related("lines")
+    current = Result.objects.exclude(state=ResultState.SUPERSEDED).prefetch_related(
+        Prefetch("lines", queryset=ResultLine.objects.select_related("player"))
+    )
     games = Game.objects.prefetch_related(
         Prefetch("seats", queryset=Seat.objects.select_related("player")),
         Prefetch("results", queryset=current, to_attr="current_results"),
@@ -159,19 +146,44 @@ def confirmed_lines(club, first=None, until=None) -> QuerySet[ResultLine]:
 
 
 def player_session_rows(club, first=None, until=None) -> list[dict]:
-    """One row per (player, session): the session's totals, counted in the database."""
+    """One row per (player, session) from the kept totals (games.totals), by player and date:
+    player_id, session_id, date, points, played, won, spread, skunks_given, skunks_taken."""
+    totals = SessionTotal.objects.filter(club=club)
+    if first is not None:
+        totals = totals.filter(date__gte=first)
+    if until is not None:
+        totals = totals.filter(date__lt=until)
     return list(
-        confirmed_lines(club, first, until)
-        .values("player_id", "result__game__session_id", "result__game__session__date")
+        totals.order_by("player_id", "date").values(
+            "player_id",
+            "session_id",
+            "date",
+            "points",
+            "played",
+            "won",
+            "spread",
+            "skunks_given",
+            "skunks_taken",
+        )
+    )
+
+
+def player_career_rows(club) -> list[dict]:
+    """One row per player over every session (counted in the database), shaped like
+    `player_session_rows` with `sessions` the number of sessions played."""
+    return list(
+        SessionTotal.objects.filter(club=club)
+        .values("player_id")
         .annotate(
-            points=Sum("game_points"),
-            played=Count("pk"),
-            won=Count("pk", filter=Q(won=True)),
+            sessions=Count("pk"),
+            points=Sum("points"),
+            played=Sum("played"),
+            won=Sum("won"),
             spread=Sum("spread"),
             skunks_given=Sum("skunks_given"),
-            skunks_taken=Count("pk", filter=Q(skunked=True)),
+            skunks_taken=Sum("skunks_taken"),
         )
-        .order_by("player_id", "result__game__session__date")
+        .order_by("player_id")
     )
 
 
@@ -179,9 +191,7 @@ def _best(rows: list[dict], best: int | None) -> list[dict]:
     """A player's best N sessions by game points (then spread, then the earlier date)."""
     if not best or len(rows) <= best:
         return rows
-    ranked = sorted(
-        rows, key=lambda r: (-r["points"], -r["spread"], r["result__game__session__date"])
-    )
+    ranked = sorted(rows, key=lambda r: (-r["points"], -r["spread"], r["date"]))
     return ranked[:best]
 
 
@@ -215,7 +225,7 @@ def standings_from_rows(club, rows: list[dict], *, best: int | None, first=None,
             {
                 "player_id": player_id,
                 "player": names[player_id],
-                "sessions": len(counted),
+                "sessions": sum(r.get("sessions", 1) for r in counted),
                 "played": played,
                 "game_points": sum(r["points"] for r in counted),
                 "won": won,
@@ -243,7 +253,7 @@ def season_standings(club, season: int) -> list[SeasonStanding]:
 
 
 def all_time_standings(club) -> list[SeasonStanding]:
-    return standings_from_rows(club, player_session_rows(club), best=None)
+    return standings_from_rows(club, player_career_rows(club), best=None)
 
 
 def club_seasons(club) -> list[int]:
@@ -260,38 +270,36 @@ class Records:
     most_skunks: list[SeasonStanding]
 
 
-def club_records(club) -> Records:
-    """All-time records, each counted with one query."""
-    rows = player_session_rows(club)
+def club_records(club, standings: list[SeasonStanding] | None = None) -> Records:
+    """All-time records from the kept session totals, in a fixed few queries. `standings`: the
+    all-time standings when the caller has them already."""
     names = dict(Player.objects.filter(club=club).values_list("pk", "display_name"))
-    most = sorted(rows, key=lambda r: (-r["points"], r["result__game__session__date"]))[:5]
-    streaks: dict[int, int] = {}
-    current: dict[int, int] = {}
-    ordered = confirmed_lines(club).order_by(
-        "player_id", "result__game__session__date", "result__game__round__number", "pk"
+    totals = SessionTotal.objects.filter(club=club)
+    most = totals.order_by("-points", "date", "player_id").values("player_id", "date", "points")[:5]
+    runs: dict[int, list[tuple[int, int, int, int]]] = {}
+    ordered = totals.order_by("player_id", "date").values_list(
+        "player_id", "played", "first_run", "last_run", "best_run"
     )
-    for player_id, won in ordered.values_list("player_id", "won"):
-        current[player_id] = current.get(player_id, 0) + 1 if won else 0
-        streaks[player_id] = max(streaks.get(player_id, 0), current[player_id])
+    for player_id, *run in ordered:
+        runs.setdefault(player_id, []).append(tuple(run))
+    streaks = {player_id: streak(sessions) for player_id, sessions in runs.items()}
     longest = sorted(streaks.items(), key=lambda item: (-item[1], names.get(item[0], "")))[:5]
+    # The big hands first by their count (an index), then the club's among them: a planner
+    # that starts from the club's sessions would read every claim of ten years.
+    big = Claim.objects.filter(
+        kind__in=[ClaimKind.HAND, ClaimKind.CRIB],
+        true_points__gte=28,
+        claimed_points=F("true_points"),
+    ).values_list("pk", flat=True)
     hands = (
-        Claim.objects.filter(
-            game__session__club=club,
-            kind__in=[ClaimKind.HAND, ClaimKind.CRIB],
-            true_points__gte=28,
-            claimed_points=F("true_points"),
-        )
+        Claim.objects.filter(pk__in=list(big), game__session__club=club)
         .select_related("claimant", "game__session", "game__round")
         .order_by("-true_points", "game__session__date")
     )
-    standings = all_time_standings(club)
+    standings = all_time_standings(club) if standings is None else standings
     return Records(
         most_points=[
-            {
-                "player": names.get(r["player_id"], ""),
-                "date": r["result__game__session__date"],
-                "points": r["points"],
-            }
+            {"player": names.get(r["player_id"], ""), "date": r["date"], "points": r["points"]}
             for r in most
         ],
         longest_streaks=[{"player": names.get(pid, ""), "streak": n} for pid, n in longest if n],
@@ -331,24 +339,24 @@ def player_season(club, player, season: int) -> PlayerSeason:
     mine = [r for r in rows if r["player_id"] == player.pk]
     sessions = [
         {
-            "session_id": r["result__game__session_id"],
-            "date": r["result__game__session__date"],
+            "session_id": r["session_id"],
+            "date": r["date"],
             "played": r["played"],
             "won": r["won"],
             "points": r["points"],
             "spread": r["spread"],
-            "money_cents": -money.get(r["result__game__session_id"], 0),
+            "money_cents": -money.get(r["session_id"], 0),
         }
         for r in mine
     ]
     # Running rank: cumulative points of everyone after each of the season's session dates.
-    dates = sorted({r["result__game__session__date"] for r in rows})
+    dates = sorted({r["date"] for r in rows})
     totals: dict[int, list[int]] = {}
     rank_history = []
-    played_dates = {r["result__game__session__date"] for r in mine}
+    played_dates = {r["date"] for r in mine}
     by_date: dict = {}
     for r in rows:
-        by_date.setdefault(r["result__game__session__date"], []).append(r)
+        by_date.setdefault(r["date"], []).append(r)
     for day in dates:
         for r in by_date[day]:
             total = totals.setdefault(r["player_id"], [0, 0, 0])

@@ -9,7 +9,7 @@ audit entry per change inside its transaction. `actor` is the logged-in user doi
 from __future__ import annotations
 
 import secrets
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -18,7 +18,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from club.models import AuditAction, CheckIn, Player, Session
-from club.services import audit_record, passes, session_require_open
+from club.services import audit_record, audit_record_many, passes, session_require_open
 from games.draw import Draw, DrawError, DrawHistory, DrawTable, draw_round
 from games.models import (
     Game,
@@ -31,6 +31,7 @@ from games.models import (
     TableKind,
 )
 from games.outcome import OutcomeError, game_outcome
+from games.totals import refresh_session_totals
 
 KIND_OF_TABLE = {"two": TableKind.TWO, "three": TableKind.THREE, "partners": TableKind.PARTNERS}
 CORRECT_PERMISSION = "games.correct_result"
@@ -207,27 +208,27 @@ def _seat_of(game: Game, actor: AbstractBaseUser) -> Seat | None:
     return Seat.objects.filter(game=game, player__user=actor).first()
 
 
-def _write_version(
+def _new_version(
     *,
     game: Game,
+    seats: Sequence[Seat],
+    latest: int,
     scores: Sequence[int],
     actor: AbstractBaseUser,
     state: str,
     source: str,
     reason: str = "",
     entered_side: int | None = None,
-) -> Result:
-    """Supersede the current version (if any) and write the next one with its lines."""
+    now=None,
+) -> tuple[Result, list[ResultLine]]:
+    """The next version of a game's result and its lines, validated, not yet saved."""
     if len(scores) != game.side_count:
         raise ValidationError(f"This table has {game.side_count} sides: give a score for each.")
     try:
         outcome = game_outcome(list(scores), rules=game.session.rules)
     except OutcomeError as error:
         raise _scores_error(error) from None
-    seats = list(game.seats.all())
-    game.results.exclude(state=ResultState.SUPERSEDED).update(state=ResultState.SUPERSEDED)
-    latest = game.results.aggregate(latest=Max("version"))["latest"] or 0
-    now = timezone.now()
+    now = now or timezone.now()
     confirmed = state == ResultState.CONFIRMED
     result = Result(
         game=game,
@@ -241,23 +242,55 @@ def _write_version(
         confirmed_by=actor if confirmed else None,
         confirmed_at=now if confirmed else None,
     )
-    result.full_clean(validate_constraints=False)
-    result.save()
-    ResultLine.objects.bulk_create(
-        ResultLine(
-            result=result,
-            player_id=seat.player_id,
-            side=seat.side,
-            score=outcome.sides[seat.side].score,
-            won=outcome.sides[seat.side].won,
-            skunked=outcome.sides[seat.side].skunked,
-            double_skunked=outcome.sides[seat.side].double_skunked,
-            skunks_given=outcome.sides[seat.side].skunks_given,
-            game_points=outcome.sides[seat.side].game_points,
-            spread=outcome.sides[seat.side].spread,
+    result.full_clean(exclude=["game", "entered_by", "confirmed_by"], validate_constraints=False)
+    lines = []
+    for seat in seats:
+        side = outcome.sides[seat.side]
+        lines.append(
+            ResultLine(
+                result=result,
+                player_id=seat.player_id,
+                side=seat.side,
+                score=side.score,
+                won=side.won,
+                skunked=side.skunked,
+                double_skunked=side.double_skunked,
+                skunks_given=side.skunks_given,
+                game_points=side.game_points,
+                spread=side.spread,
+            )
         )
-        for seat in seats
+    return result, lines
+
+
+def _write_version(
+    *,
+    game: Game,
+    scores: Sequence[int],
+    actor: AbstractBaseUser,
+    state: str,
+    source: str,
+    reason: str = "",
+    entered_side: int | None = None,
+) -> Result:
+    """Supersede the current version (if any) and write the next one with its lines."""
+    latest = game.results.aggregate(latest=Max("version"))["latest"] or 0
+    result, lines = _new_version(
+        game=game,
+        seats=list(game.seats.all()),
+        latest=latest,
+        scores=scores,
+        actor=actor,
+        state=state,
+        source=source,
+        reason=reason,
+        entered_side=entered_side,
     )
+    game.results.exclude(state=ResultState.SUPERSEDED).update(state=ResultState.SUPERSEDED)
+    result.save()
+    for line in lines:
+        line.result = result
+    ResultLine.objects.bulk_create(lines)
     return result
 
 
@@ -340,6 +373,7 @@ def result_confirm(*, result: Result, actor: AbstractBaseUser) -> Result:
         result.confirmed_by = actor
         result.confirmed_at = timezone.now()
         result.save(update_fields=["state", "confirmed_by", "confirmed_at"])
+        refresh_session_totals(game.session)
         audit_record(
             actor=actor,
             action=AuditAction.RESULT_CONFIRMED,
@@ -383,6 +417,7 @@ def result_correct(
             source=source,
             reason=reason,
         )
+        refresh_session_totals(game.session)
         audit_record(
             actor=actor,
             action=AuditAction.RESULT_CORRECTED,
@@ -397,3 +432,151 @@ def result_correct(
             },
         )
     return result
+
+
+# --- A whole round at once (scorecards typed in after play) --------------------------------------
+
+
+def round_results_enter(
+    *, round_: Round, actor: AbstractBaseUser, scores: Mapping[int, Sequence[int]]
+) -> list[Result]:
+    """Enter several tables' results of a round at once, as drafts: an organiser typing in the
+    round's scorecards. `scores` maps table number to side scores.
+
+    All or nothing: a table that is not in the round, is already confirmed or has impossible
+    scores is a ValidationError naming the table, and nothing is saved. A table's unconfirmed
+    draft is replaced, as `result_enter` does. One audit entry per result, as `result_enter`
+    writes.
+    """
+    if not actor.has_perm(CORRECT_PERMISSION):
+        raise PermissionDenied("Only an organiser enters a whole round's results.")
+    with transaction.atomic():
+        round_ = Round.objects.select_for_update().select_related("session__club").get(pk=round_.pk)
+        session = round_.session
+        session_require_open(session)
+        games = {
+            game.table: game
+            for game in Game.objects.select_for_update().filter(round=round_).order_by("table")
+        }
+        unknown = sorted(set(scores) - set(games))
+        if unknown:
+            raise ValidationError(f"Round {round_.number} has no table {unknown[0]}.")
+        chosen = [games[table] for table in sorted(scores)]
+        seats: dict[int, list[Seat]] = {}
+        for seat in (
+            Seat.objects.filter(game__in=chosen)
+            .select_related("player")
+            .order_by("game_id", "position")
+        ):
+            seats.setdefault(seat.game_id, []).append(seat)
+        current: dict[int, Result] = {
+            result.game_id: result
+            for result in Result.objects.filter(game__in=chosen).exclude(
+                state=ResultState.SUPERSEDED
+            )
+        }
+        latest = dict(
+            Result.objects.filter(game__in=chosen)
+            .values("game_id")
+            .annotate(latest=Max("version"))
+            .values_list("game_id", "latest")
+        )
+        now = timezone.now()
+        versions = []
+        for game in chosen:
+            game.session, game.round = session, round_  # no query per game for rules or names
+            old = current.get(game.pk)
+            if old is not None and old.state == ResultState.CONFIRMED:
+                raise ValidationError(
+                    f"Table {game.table}'s result is confirmed: an organiser can correct it, "
+                    "giving a reason."
+                )
+            try:
+                versions.append(
+                    _new_version(
+                        game=game,
+                        seats=seats.get(game.pk, []),
+                        latest=latest.get(game.pk, 0),
+                        scores=scores[game.table],
+                        actor=actor,
+                        state=ResultState.DRAFT,
+                        source=ResultSource.ENTRY,
+                        # An organiser who plays at the table enters it for their side, as
+                        # `result_enter` records it (so their partner cannot confirm it).
+                        entered_side=next(
+                            (
+                                seat.side
+                                for seat in seats.get(game.pk, [])
+                                if seat.player.user_id == actor.pk
+                            ),
+                            None,
+                        ),
+                        now=now,
+                    )
+                )
+            except ValidationError as error:
+                raise ValidationError(f"Table {game.table}: {'; '.join(error.messages)}") from None
+        Result.objects.filter(pk__in=[old.pk for old in current.values()]).update(
+            state=ResultState.SUPERSEDED
+        )
+        results = Result.objects.bulk_create([result for result, _ in versions])
+        lines = []
+        for result, (_, result_lines) in zip(results, versions, strict=True):
+            for line in result_lines:
+                line.result = result
+            lines.extend(result_lines)
+        ResultLine.objects.bulk_create(lines)
+        audit_record_many(
+            actor=actor,
+            action=AuditAction.RESULT_ENTERED,
+            club=session.club,
+            entries=[
+                (
+                    result,
+                    {
+                        "game": result.game_id,
+                        "version": result.version,
+                        "scores": list(scores[result.game.table]),
+                    },
+                )
+                for result in results
+            ],
+        )
+    return results
+
+
+def round_results_confirm(*, round_: Round, actor: AbstractBaseUser) -> list[Result]:
+    """Confirm every draft of a round at once: an organiser checking the scorecards another
+    organiser typed in. Drafts the actor entered, or whose table the actor plays at, are left for
+    someone else (they are not confirmed here); the confirmed ones are returned.
+    """
+    if not actor.has_perm(CORRECT_PERMISSION):
+        raise PermissionDenied("Only an organiser confirms a whole round's results.")
+    with transaction.atomic():
+        round_ = Round.objects.select_for_update().select_related("session__club").get(pk=round_.pk)
+        session_require_open(round_.session)
+        list(Game.objects.select_for_update().filter(round=round_).values_list("pk", flat=True))
+        own_games = Seat.objects.filter(round=round_, player__user=actor).values("game_id")
+        drafts = list(
+            Result.objects.filter(game__round=round_, state=ResultState.DRAFT)
+            .select_related("game__round")
+            .exclude(entered_by=actor)
+            .exclude(game__in=own_games)
+            .order_by("game__table")
+        )
+        now = timezone.now()
+        Result.objects.filter(pk__in=[draft.pk for draft in drafts]).update(
+            state=ResultState.CONFIRMED, confirmed_by=actor, confirmed_at=now
+        )
+        for draft in drafts:
+            draft.state, draft.confirmed_by, draft.confirmed_at = ResultState.CONFIRMED, actor, now
+        refresh_session_totals(round_.session)
+        audit_record_many(
+            actor=actor,
+            action=AuditAction.RESULT_CONFIRMED,
+            club=round_.session.club,
+            entries=[
+                (draft, {"game": draft.game_id, "version": draft.version}) for draft in drafts
+            ],
+        )
+    return drafts

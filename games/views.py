@@ -8,6 +8,8 @@ current club.
 
 from __future__ import annotations
 
+from datetime import MAXYEAR, MINYEAR
+
 from django.contrib import messages
 from django.contrib.auth.mixins import PermissionRequiredMixin
 from django.core.exceptions import ValidationError
@@ -21,7 +23,13 @@ from django_tables2 import SingleTableMixin
 from django_tables2.export import ExportMixin
 
 from club.models import Player, Session
-from club.views import ClubMixin, PageMixin, PublicReadMixin, add_service_errors
+from club.views import (
+    ClubMixin,
+    PageMixin,
+    PublicReadMixin,
+    VisitorCacheMixin,
+    add_service_errors,
+)
 from games import services
 from games.charts import Point, bar_chart_svg, line_chart_svg
 from games.forms import CorrectionForm, ResultForm, SwapForm
@@ -265,12 +273,13 @@ class SeasonMixin(PublicReadMixin, ClubMixin):
             season = int(self.request.GET.get("season", default))
         except ValueError:
             raise Http404("Pick a season from the list.") from None
-        if seasons and season not in seasons:
+        # Before the first session no season is listed: a year no date can have is still a 404.
+        if (seasons and season not in seasons) or not MINYEAR <= season < MAXYEAR:
             raise Http404("The club has no such season.")
         return season
 
 
-class StandingsView(SeasonMixin, ExportMixin, SingleTableMixin, TemplateView):
+class StandingsView(VisitorCacheMixin, SeasonMixin, ExportMixin, SingleTableMixin, TemplateView):
     template_name = "games/standings.html"
     table_class = SeasonStandingTable
     table_pagination = False
@@ -288,7 +297,7 @@ class StandingsView(SeasonMixin, ExportMixin, SingleTableMixin, TemplateView):
         )
 
 
-class AllTimeView(SeasonMixin, ExportMixin, SingleTableMixin, TemplateView):
+class AllTimeView(VisitorCacheMixin, SeasonMixin, ExportMixin, SingleTableMixin, TemplateView):
     template_name = "games/all_time.html"
     table_class = SeasonStandingTable
     table_pagination = False
@@ -296,13 +305,16 @@ class AllTimeView(SeasonMixin, ExportMixin, SingleTableMixin, TemplateView):
     export_name = "all-time"
 
     def get_table_data(self):
-        return all_time_standings(self.club)
+        if not hasattr(self, "standings"):
+            self.standings = all_time_standings(self.club)
+        return self.standings
 
     def get_context_data(self, **kwargs):
-        return super().get_context_data(records=club_records(self.club), **kwargs)
+        records = club_records(self.club, standings=self.get_table_data())
+        return super().get_context_data(records=records, **kwargs)
 
 
-class PlayerPageView(SeasonMixin, TemplateView):
+class PlayerPageView(VisitorCacheMixin, SeasonMixin, TemplateView):
     template_name = "games/player.html"
 
     def get_context_data(self, **kwargs):

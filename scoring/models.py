@@ -70,6 +70,8 @@ class Claim(models.Model):
                 name="claim_muggins_call_has_points",
             ),
         ]
+        # The records list the 28s and 29s: found by their count, not by reading every claim.
+        indexes = [models.Index(fields=["true_points"])]
 
     def __str__(self) -> str:
         return f"{self.claimant} claims {self.claimed_points} for {self.get_kind_display().lower()}"
@@ -139,6 +141,8 @@ class Dispute(models.Model):
     class Meta:
         ordering = ["opened_at", "pk"]
         permissions = [("rule_dispute", "Can rule on a dispute (as a judge)")]
+        # The judges' queue reads the few disputes still waiting, not every one ever opened.
+        indexes = [models.Index(fields=["state"])]
 
     def __str__(self) -> str:
         return f"Dispute over {self.claim}"

@@ -16,7 +16,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from club.models import AuditAction, Player
-from club.services import audit_record, passes, session_require_open
+from club.services import audit_record, passes, session_require_open, standings_changed
 from games.models import Game, ResultSource, ResultState, Seat
 from games.outcome import OutcomeError, game_outcome
 from games.services import result_correct
@@ -168,6 +168,9 @@ def _seat(game: Game, player: Player) -> Seat | None:
 def _actor_seat(game: Game, actor: AbstractBaseUser) -> Seat | None:
     if not actor.is_authenticated:
         return None
+    seated = getattr(game, "_prefetched_objects_cache", {}).get("seats")
+    if seated is not None:  # a page that prefetched the seats (the judges' queue)
+        return next((seat for seat in seated if seat.player.user_id == actor.pk), None)
     return Seat.objects.filter(game=game, player__user=actor).first()
 
 
@@ -270,6 +273,7 @@ def claim_file(
         )
         claim.full_clean()
         claim.save()
+        standings_changed(game.session.club_id)  # the records list the big hands
         audit_record(
             actor=actor,
             action=AuditAction.CLAIM_FILED,
@@ -370,7 +374,7 @@ def _check_judge(dispute: Dispute, actor: AbstractBaseUser) -> None:
     if _actor_seat(dispute.claim.game, actor) is not None:
         raise PermissionDenied("You play in this game: a judge who is not a party must rule.")
     if dispute.state == DisputeState.APPEALED:
-        first = dispute.rulings.get(level=1)
+        first = next(ruling for ruling in dispute.rulings.all() if ruling.level == 1)
         if first.judge_id == actor.pk:
             raise PermissionDenied("You gave the first ruling: the appeal goes to another judge.")
     elif dispute.state != DisputeState.OPEN:

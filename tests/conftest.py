@@ -2,6 +2,8 @@
 
 Terms: `role` is one of "public", "player", "judge", "organiser" (the rows of DESIGN.md's role
 table); `client_for(role)` returns a test client logged in as a member of `club` in that role.
+`other_club` is a second club on the same site and `stranger(role)` a member of it: a stranger's
+current club is `other_club`, so they must never see `club`'s private data.
 """
 
 import pytest
@@ -38,3 +40,31 @@ def client_for(client, member):
         return client
 
     return login
+
+
+@pytest.fixture
+def other_club(club):
+    """A second club, made after `club` so that `club` stays the anonymous visitors' club."""
+    return ClubFactory(name="Other Side Club", slug="other-side")
+
+
+@pytest.fixture
+def stranger(other_club):
+    """make a user in a role with a player record in `other_club` (so that is their club)."""
+
+    def make(role: str, **user_kwargs):
+        user = UserFactory(role=ROLE_GROUPS[role], **user_kwargs)
+        PlayerFactory(club=other_club, user=user, display_name=f"Stranger {user.username}")
+        return user
+
+    return make
+
+
+@pytest.fixture(autouse=True)
+def _empty_cache():
+    """Every test starts with an empty cache (the visitors' page cache lives in it)."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+    cache.clear()

@@ -1,4 +1,5 @@
-"""`manage.py bench --quick` runs every benchmark and prints one JSON document."""
+"""`manage.py bench --quick` runs every benchmark and prints one JSON document; the history
+benchmarks behind the full `make bench` run end to end on a tiny history."""
 
 import io
 import json
@@ -6,9 +7,10 @@ import json
 import pytest
 from django.core.management import call_command
 
-pytestmark = pytest.mark.django_db
+from club import benchmarks
 
 
+@pytest.mark.django_db
 def test_bench_prints_the_figures_as_json():
     out = io.StringIO()
     call_command("bench", "--quick", stdout=out)
@@ -21,3 +23,26 @@ def test_bench_prints_the_figures_as_json():
     counter = report["hand_counter"]
     assert counter["requests"] == 20
     assert 0 < counter["median_ms"] <= counter["p95_ms"]
+    assert report["targets"]["all"] == all(
+        value for key, value in report["targets"].items() if key != "all"
+    )
+
+
+def test_the_history_benchmarks_run_end_to_end(monkeypatch):
+    """Two tiny histories seeded in child processes, six pages timed on each, gunicorn driven:
+    the machinery of `make bench`, not its figures."""
+    monkeypatch.setattr(benchmarks, "SLICE_SECONDS", 0.3)
+    report = benchmarks.history_benchmarks(years=(1, 2), players=4, seed=1, renders=2, slices=1)
+    one, two = report["history"]["1_year"], report["history"]["2_years"]
+    assert 45 <= one["sessions"] < two["sessions"] <= 110
+    assert two["settled"] == two["sessions"] - 1  # this morning's session is still open
+    assert set(report["pages"]) == set(benchmarks.PAGES)
+    for page in report["pages"].values():
+        assert page["queries_constant"], page
+        assert page["1_year"]["queries"] > 0
+        assert 0 < page["2_years"]["median_ms"] <= page["2_years"]["p95_ms"]
+    load = report["standings_throughput"]
+    assert load["trivial_per_second"] > 0 and load["season_standings_per_second"] > 0
+    assert load["ratio"] == pytest.approx(
+        load["season_standings_per_second"] / load["trivial_per_second"], abs=0.001
+    )

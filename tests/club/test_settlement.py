@@ -1,14 +1,12 @@
 """Settling a session: every blocker named, payouts adding up to the pot, the ledger as sums of
-rows, settle twice = one settlement, reopen with a reason, the skunk bank rolling over, and two
-concurrent settles on PostgreSQL making one settlement."""
+rows, settle twice = one settlement, reopen with a reason, the skunk bank rolling over. (Two
+settles at once: tests/concurrency/test_races.py.)"""
 
 import datetime as dt
 import random
-import threading
 
 import pytest
 from django.core.exceptions import ValidationError
-from django.db import connection
 from django.db.models import Sum
 
 from club import services as club_services
@@ -251,34 +249,6 @@ def test_ledger_balances_are_sums_of_rows_over_a_season(people):
     for settlement in Settlement.objects.filter(state=SettlementState.CURRENT):
         paid = settlement.payouts.aggregate(t=Sum("amount_cents"))["t"]
         assert paid == settlement.pot_cents
-
-
-@pytest.mark.django_db(transaction=True)
-def test_two_concurrent_settles_make_one_settlement():
-    if connection.vendor != "postgresql":
-        pytest.skip("Row locks need PostgreSQL: SQLite serialises writes instead (CI runs this).")
-    organiser, confirmer = UserFactory(role="organisers"), UserFactory(role="organisers")
-    session = run_session(ClubFactory(), organiser, confirmer, players=8, rounds=1)
-    barrier = threading.Barrier(2)
-    errors = []
-
-    def press():
-        try:
-            barrier.wait()
-            session_settle(session=session, actor=organiser)
-        except Exception as error:  # pragma: no cover - reported below
-            errors.append(error)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=press) for _ in range(2)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert not errors
-    assert Settlement.objects.filter(session=session).count() == 1
-    assert LedgerEntry.objects.filter(kind=LedgerKind.FEE).count() == 8
 
 
 def test_jackpots_collect_roll_over_and_an_accepted_29_wins(people):

@@ -1,6 +1,7 @@
-"""Every page for every role (public, player, judge, organiser), navigation by role, and the
-forms' error paths. The page table is checked against the URL conf, so a new page without a row
-here fails `test_every_url_has_a_row_in_the_page_table`."""
+"""Every page for every role (public, player, another club's player, judge, organiser), navigation
+by role, and the forms' error paths. The page table is checked against the URL conf, so a new page
+without a row here fails `test_every_url_has_a_row_in_the_page_table`; tests/security reads the same
+table for what one club may do with another club's objects."""
 
 import pytest
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
@@ -32,51 +33,58 @@ from tests.factories import (
 pytestmark = pytest.mark.django_db
 
 LOGIN = "login"  # anonymous users are sent here
-# url name -> expected status for (public, player, judge, organiser)
+PUBLISHED = "published"  # 200 while the club publishes its standings, else 404
+# Who asks: the four roles of this club (so `ROLES.index(role)` picks a column), then "stranger", a
+# player of another club on the same site (so that club is their current club) asking for URLs
+# built with this club's objects: a URL naming one of this club's objects is 404 for them, as if it
+# did not exist; a page that names none shows their own club.
+COLUMNS = (*ROLES, "stranger")
+# url name -> expected status for each of COLUMNS
 PAGES = {
-    "home": (200, 200, 200, 200),
-    "scoring:counter": (200, 200, 200, 200),
-    "login": (200, 302, 302, 302),
-    "club:rules": (200, 200, 200, 200),
-    "club:rules_edit": (LOGIN, 403, 403, 200),
-    "club:players": (LOGIN, 200, 200, 200),
-    "club:player_add": (LOGIN, 403, 403, 200),
-    "club:player_edit": (LOGIN, 403, 403, 200),
-    "club:audit": (LOGIN, 403, 200, 200),
-    # Public while the club's "standings public" rule is on (the test club's default).
-    "club:sessions": (200, 200, 200, 200),
-    "games:standings": (200, 200, 200, 200),
-    "games:all_time": (200, 200, 200, 200),
-    "games:player": (200, 200, 200, 200),
-    "club:session_open": (LOGIN, 403, 403, 200),
-    "club:session": (200, 200, 200, 200),
-    "club:session_export": (200, 200, 200, 200),
-    # POST-only actions: a GET by someone allowed to post is 405.
-    "club:checkin_add": (LOGIN, 403, 403, 405),
-    "club:checkin_paid": (LOGIN, 403, 403, 405),
-    "club:checkin_unpaid": (LOGIN, 403, 403, 405),
-    "club:checkin_undo": (LOGIN, 403, 403, 405),
-    "games:round_draw": (LOGIN, 403, 403, 405),
-    "games:round": (LOGIN, 200, 200, 200),
-    "games:round_print": (LOGIN, 200, 200, 200),
-    "games:round_swap": (LOGIN, 403, 403, 405),
-    "games:game": (LOGIN, 200, 200, 200),
-    "games:result_enter": (LOGIN, 405, 405, 405),
-    "games:result_confirm": (LOGIN, 405, 405, 405),
-    "games:result_correct": (LOGIN, 403, 403, 405),
-    "club:session_settle": (LOGIN, 403, 403, 405),
-    "club:settlement": (LOGIN, 200, 200, 200),
-    "club:session_reopen": (LOGIN, 403, 403, 405),
-    "club:ledger": (LOGIN, 403, 403, 200),
-    "club:player_money": (LOGIN, 403, 403, 200),  # a player sees only their own
-    "scoring:claim_new": (LOGIN, 403, 403, 200),  # players: only at their own table
-    "scoring:claim": (LOGIN, 200, 200, 200),
-    "scoring:muggins": (LOGIN, 405, 405, 405),
-    "scoring:dispute_open": (LOGIN, 405, 405, 405),
-    "scoring:queue": (LOGIN, 403, 200, 200),
-    "scoring:dispute_rule": (LOGIN, 403, 405, 405),
-    "scoring:dispute_appeal": (LOGIN, 405, 405, 405),
-    "scoring:session_report": (LOGIN, 403, 200, 200),
+    "health": (200, 200, 200, 200, 200),
+    "home": (200, 200, 200, 200, 200),
+    "scoring:counter": (200, 200, 200, 200, 200),
+    "login": (200, 302, 302, 302, 302),
+    "club:rules": (200, 200, 200, 200, 200),
+    "club:rules_edit": (LOGIN, 403, 403, 200, 403),
+    "club:players": (LOGIN, 200, 200, 200, 200),
+    "club:player_add": (LOGIN, 403, 403, 200, 403),
+    "club:player_edit": (LOGIN, 403, 403, 200, 403),
+    "club:audit": (LOGIN, 403, 200, 200, 403),
+    # Public only while the club's "standings public" rule is on.
+    "club:sessions": (PUBLISHED, 200, 200, 200, 200),
+    "games:standings": (PUBLISHED, 200, 200, 200, 200),
+    "games:all_time": (PUBLISHED, 200, 200, 200, 200),
+    "games:player": (PUBLISHED, 200, 200, 200, 404),
+    "club:session_open": (LOGIN, 403, 403, 200, 403),
+    "club:session": (PUBLISHED, 200, 200, 200, 404),
+    "club:session_export": (PUBLISHED, 200, 200, 200, 404),
+    # POST-only actions: a GET by someone allowed to post is 405 (the object is not looked up).
+    "club:checkin_add": (LOGIN, 403, 403, 405, 403),
+    "club:checkin_paid": (LOGIN, 403, 403, 405, 403),
+    "club:checkin_unpaid": (LOGIN, 403, 403, 405, 403),
+    "club:checkin_undo": (LOGIN, 403, 403, 405, 403),
+    "games:round_draw": (LOGIN, 403, 403, 405, 403),
+    "games:round": (LOGIN, 200, 200, 200, 404),
+    "games:round_print": (LOGIN, 200, 200, 200, 404),
+    "games:round_swap": (LOGIN, 403, 403, 405, 403),
+    "games:game": (LOGIN, 200, 200, 200, 404),
+    "games:result_enter": (LOGIN, 405, 405, 405, 405),
+    "games:result_confirm": (LOGIN, 405, 405, 405, 405),
+    "games:result_correct": (LOGIN, 403, 403, 405, 403),
+    "club:session_settle": (LOGIN, 403, 403, 405, 403),
+    "club:settlement": (LOGIN, 200, 200, 200, 404),
+    "club:session_reopen": (LOGIN, 403, 403, 405, 403),
+    "club:ledger": (LOGIN, 403, 403, 200, 403),
+    "club:player_money": (LOGIN, 403, 403, 200, 404),  # a player sees only their own
+    "scoring:claim_new": (LOGIN, 403, 403, 200, 404),  # players: only at their own table
+    "scoring:claim": (LOGIN, 200, 200, 200, 404),
+    "scoring:muggins": (LOGIN, 405, 405, 405, 405),
+    "scoring:dispute_open": (LOGIN, 405, 405, 405, 405),
+    "scoring:queue": (LOGIN, 403, 200, 200, 403),
+    "scoring:dispute_rule": (LOGIN, 403, 405, 405, 403),
+    "scoring:dispute_appeal": (LOGIN, 405, 405, 405, 405),
+    "scoring:session_report": (LOGIN, 403, 200, 200, 403),
 }
 # Not pages: the logout action (POST only) and the admin, which Django guards itself.
 NOT_PAGES = {"logout"}
@@ -178,15 +186,25 @@ def test_every_url_has_a_row_in_the_page_table():
     names = {name for name, _ in named_urls()}
     missing = names - set(PAGES) - NOT_PAGES
     assert not missing, f"add these pages to PAGES with a status per role: {sorted(missing)}"
+    stale = (set(PAGES) | NOT_PAGES) - names
+    assert not stale, f"these rows name no URL any more: {sorted(stale)}"
+    assert set(PAGES).isdisjoint(NOT_PAGES)
+    wrong = [name for name, row in PAGES.items() if len(row) != len(COLUMNS)]
+    assert not wrong, f"these rows need one status for each of {COLUMNS}: {wrong}"
 
 
-@pytest.mark.parametrize("name", sorted(PAGES))
-@pytest.mark.parametrize("role", ROLES)
-def test_page_status_for_each_role(name, role, club, client_for):
-    client = client_for(role)
-    url = url_for(name, club)
-    expected = PAGES[name][ROLES.index(role)]
-    response = client.get(url)
+def login_as(column: str, client, member, stranger):
+    """`client`, logged in as `column` of COLUMNS describes (anonymous for "public")."""
+    if column == "stranger":
+        client.force_login(stranger("player"))
+    elif column != "public":
+        client.force_login(member(column))
+    return client
+
+
+def assert_status(response, expected, published: bool) -> None:
+    if expected == PUBLISHED:
+        expected = 200 if published else 404
     if expected == LOGIN:
         assert response.status_code == 302
         assert response.url.startswith(reverse("login"))
@@ -194,24 +212,43 @@ def test_page_status_for_each_role(name, role, club, client_for):
         assert response.status_code == expected, response.content[:500]
 
 
+@pytest.mark.parametrize("published", [True, False], ids=["published", "private"])
+@pytest.mark.parametrize("name", sorted(PAGES))
+@pytest.mark.parametrize("column", COLUMNS)
+def test_page_status_for_each_role(
+    column, name, published, club, other_club, client, member, stranger
+):
+    """Both clubs have a session, a game, a claim...; the URL names this club's."""
+    Club.objects.filter(pk=club.pk).update(standings_public=published)
+    url_for(name, other_club)
+    url = url_for(name, club)
+    response = login_as(column, client, member, stranger).get(url)
+    assert_status(response, PAGES[name][COLUMNS.index(column)], published)
+
+
+# A POST that fills the fields of every form on the site, so a refusal is not a form error.
+POST_DATA = {
+    "display_name": "Intruder",
+    "entry_fee_cents": "1",
+    "name": "Intruder",
+    "new_player": "on",
+    "side_0": "121",
+    "side_1": "90",
+    "statement": "x",
+    "decision": "agree",
+    "kind": "heels",
+    "claimed_points": "2",
+    "starter": "JH",
+    "reason": "x",
+}
+
+
 @pytest.mark.parametrize("name", sorted(name for name, _ in named_urls()))
 def test_anonymous_users_never_write(name, club, client):
     """Every URL, posted to anonymously, redirects to login or refuses, and writes nothing."""
     url = url_for(name, club)
     before = row_counts()
-    response = client.post(
-        url,
-        {
-            "display_name": "Intruder",
-            "entry_fee_cents": "1",
-            "name": "X",
-            "side_0": "121",
-            "statement": "x",
-            "decision": "agree",
-            "kind": "heels",
-            "reason": "x",
-        },
-    )
+    response = client.post(url, POST_DATA)
     assert row_counts() == before
     if name == "login":
         assert response.status_code == 200  # the log-in form itself, showing its error

@@ -1,0 +1,90 @@
+"""The per-(session, player) totals the standings pages read (games.models.SessionTotal).
+
+Terms:
+- line: one player's confirmed result line, in round order within its session.
+- run: games won in a row. A session's `first_run` counts from its first game, `last_run` up to
+  its last, `best_run` anywhere in it; `streak` joins them across sessions in date order.
+
+`refresh_session_totals` recounts one session from its confirmed lines; every service that
+confirms, corrects or supersedes a confirmed result calls it inside its own transaction, so the
+totals never disagree with the lines they count.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from club.services import standings_changed
+from games.models import ResultLine, ResultState, SessionTotal
+
+
+@dataclass
+class _Tally:
+    played: int = 0
+    won: int = 0
+    points: int = 0
+    spread: int = 0
+    skunks_given: int = 0
+    skunks_taken: int = 0
+    first_run: int = 0
+    last_run: int = 0
+    best_run: int = 0
+
+
+def tally_lines(lines: Iterable[tuple[int, bool, int, int, int, bool]]) -> dict[int, _Tally]:
+    """Totals per player from (player_id, won, game_points, spread, skunks_given, skunked) lines
+    given in round order."""
+    tallies: dict[int, _Tally] = {}
+    for player_id, won, points, spread, skunks_given, skunked in lines:
+        tally = tallies.setdefault(player_id, _Tally())
+        if won and tally.first_run == tally.played:
+            tally.first_run += 1
+        tally.played += 1
+        tally.won += won
+        tally.points += points
+        tally.spread += spread
+        tally.skunks_given += skunks_given
+        tally.skunks_taken += skunked
+        tally.last_run = tally.last_run + 1 if won else 0
+        tally.best_run = max(tally.best_run, tally.last_run)
+    return tallies
+
+
+def streak(sessions: Iterable[tuple[int, int, int, int]]) -> int:
+    """The longest run of wins over sessions given in date order as
+    (played, first_run, last_run, best_run)."""
+    best = current = 0
+    for played, first_run, last_run, best_run in sessions:
+        if first_run == played:  # won every game: the run goes on through the session
+            current += played
+        else:
+            best = max(best, current + first_run, best_run)
+            current = last_run
+        best = max(best, current)
+    return best
+
+
+def refresh_session_totals(session) -> None:
+    """Recount a session's totals from its confirmed lines (call inside the writing transaction),
+    and mark the club's standings pages stale."""
+    lines = (
+        ResultLine.objects.filter(
+            result__game__session=session, result__state=ResultState.CONFIRMED
+        )
+        .order_by("result__game__round__number", "result__game__table", "pk")
+        .values_list("player_id", "won", "game_points", "spread", "skunks_given", "skunked")
+    )
+    tallies = tally_lines(lines)
+    SessionTotal.objects.filter(session=session).delete()
+    SessionTotal.objects.bulk_create(
+        SessionTotal(
+            session_id=session.pk,
+            player_id=player_id,
+            club_id=session.club_id,
+            date=session.date,
+            **vars(tally),
+        )
+        for player_id, tally in tallies.items()
+    )
+    standings_changed(session.club_id)

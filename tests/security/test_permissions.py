@@ -1,0 +1,193 @@
+"""Clubs never see each other's private data (issue 8), for every URL of the site.
+
+Terms: the *first club* is `club` (also the anonymous visitors' club); a *stranger* is a member of
+`other_club`, so their current club is the other club. Every URL is built with the first club's
+objects by `url_for`, and what each role may do there is the one page table, PAGES, in
+tests/club/test_views.py (its last column, "stranger", is another club's player). A *marker* is
+text only the first club's data carries: its name and its players' names, all "Zebulon Firstclub
+<pk>". A URL *names an object* when it has a parameter (a session, game, claim, player...); a
+stranger's answer there must be the one a made-up id gets, so it never confirms the object exists.
+"""
+
+import pytest
+from django.db.models import CharField, Value
+from django.db.models.functions import Cast, Concat
+from django.test import Client
+from django.urls import reverse
+
+from club.models import AuditEntry, CheckIn, Club, LedgerEntry, Player, Session, Settlement
+from games.models import Result, Round, Seat
+from scoring.models import Claim, Dispute, Ruling
+from tests.builders import run_session
+from tests.club.test_views import (
+    COLUMNS,
+    NOT_PAGES,
+    PAGES,
+    POST_DATA,
+    assert_status,
+    login_as,
+    named_urls,
+    row_counts,
+    url_for,
+)
+from tests.factories import UserFactory
+
+pytestmark = pytest.mark.django_db
+
+FIRST = "Zebulon Firstclub"
+OTHER = "Yolanda Secondclub"
+MADE_UP_PK = 10**9
+URLS = dict(named_urls())
+
+
+def names_object(name: str) -> bool:
+    return bool(URLS[name].pattern.converters)
+
+
+def post_only(name: str) -> bool:
+    """A class-based view without GET (a function view, like the health check, is not one)."""
+    view = getattr(URLS[name].callback, "view_class", None)
+    return view is not None and (not hasattr(view, "get") or "get" not in view.http_method_names)
+
+
+POST_ONLY = sorted(name for name in PAGES if post_only(name))
+
+
+def made_up_url(name: str) -> str:
+    """The URL of `name` with ids that belong to nothing."""
+    return reverse(name, kwargs=dict.fromkeys(URLS[name].pattern.converters, MADE_UP_PK))
+
+
+def mark_players(club: Club, prefix: str) -> None:
+    """Give every player of `club` a name that says whose they are."""
+    Player.objects.filter(club=club).update(
+        display_name=Concat(Value(f"{prefix} "), Cast("pk", CharField()))
+    )
+
+
+def publish(club: Club, published: bool) -> None:
+    Club.objects.filter(pk=club.pk).update(standings_public=published)
+
+
+def first_club_state(club: Club) -> list:
+    """Everything of the first club a write could change, as plain values."""
+    in_session = {"session__club": club}
+    in_game = {"game__session__club": club}
+    return [
+        list(Club.objects.filter(pk=club.pk).values()),
+        *(
+            list(queryset.order_by("pk").values())
+            for queryset in (
+                Player.objects.filter(club=club),
+                Session.objects.filter(club=club),
+                CheckIn.objects.filter(**in_session),
+                Round.objects.filter(**in_session),
+                Seat.objects.filter(**in_game),
+                Result.objects.filter(**in_game),
+                Claim.objects.filter(**in_game),
+                Dispute.objects.filter(claim__game__session__club=club),
+                Ruling.objects.filter(dispute__claim__game__session__club=club),
+                Settlement.objects.filter(**in_session),
+                LedgerEntry.objects.filter(club=club),
+                AuditEntry.objects.filter(club=club),
+            )
+        ),
+    ]
+
+
+def test_the_table_has_a_stranger_column_and_post_only_actions_are_found():
+    # Guards the helpers below: if either were wrong, the tests using them would test nothing.
+    assert COLUMNS[-1] == "stranger"
+    assert "club:checkin_paid" in POST_ONLY and "scoring:dispute_rule" in POST_ONLY
+    assert "club:session" not in POST_ONLY and "scoring:claim_new" not in POST_ONLY
+    assert not set(POST_ONLY) & NOT_PAGES
+
+
+@pytest.mark.parametrize("published", [True, False], ids=["published", "private"])
+@pytest.mark.parametrize("method", ["get", "post"])
+@pytest.mark.parametrize("name", sorted(PAGES))
+@pytest.mark.parametrize("role", ["player", "organiser"])
+def test_a_stranger_never_sees_or_changes_the_first_clubs_data(
+    role, name, method, published, club, other_club, member, stranger, client
+):
+    """Another club's player or organiser, on any URL built with the first club's objects, gets
+    none of its names, changes none of its rows, and cannot tell its objects from made-up ids."""
+    publish(club, published)
+    url_for(name, other_club)
+    url = url_for(name, club)
+    mark_players(club, FIRST)
+    owner = Client()
+    owner.force_login(member("organiser"))
+    client.force_login(stranger(role))
+    before, rows_before = first_club_state(club), row_counts()
+
+    response = getattr(client, method)(url, POST_DATA if method == "post" else None)
+
+    body = response.content.decode()
+    assert club.name not in body
+    assert FIRST not in body
+    assert first_club_state(club) == before
+    if names_object(name) or role == "player":
+        assert row_counts() == rows_before
+    if names_object(name):
+        assert response.status_code in (403, 404, 405)
+        if role == "organiser":  # holds every permission: only the club scoping refuses them
+            assert response.status_code in (404, 405)
+        made_up = getattr(client, method)(made_up_url(name), POST_DATA)
+        assert response.status_code == made_up.status_code
+    elif response.status_code == 200 and response["Content-Type"].startswith("text/html"):
+        assert other_club.name in body  # their own club's page
+    if method == "get":
+        # The owner's view of the same page carries the marker, so its absence above means
+        # something (for pages the owner may read at all).
+        mine = owner.get(url)
+        if mine.status_code == 200 and mine["Content-Type"].startswith("text/html"):
+            assert club.name in mine.content.decode()
+
+
+@pytest.mark.parametrize("published", [True, False], ids=["published", "private"])
+@pytest.mark.parametrize("name", POST_ONLY)
+@pytest.mark.parametrize("column", ["public", "stranger"])
+def test_post_only_actions_refuse_anonymous_and_strangers(
+    column, name, published, club, other_club, client, member, stranger
+):
+    """The status is the page table's, except that where a stranger may do the action (a GET is
+    405) the object is not theirs: 404. Nothing is written."""
+    publish(club, published)
+    url_for(name, other_club)
+    url = url_for(name, club)
+    client = login_as(column, client, member, stranger)
+    expected = PAGES[name][COLUMNS.index(column)]
+    if expected == 405:
+        expected = 404
+    before, rows_before = first_club_state(club), row_counts()
+
+    response = client.post(url, POST_DATA)
+
+    assert_status(response, expected, published)
+    assert row_counts() == rows_before
+    assert first_club_state(club) == before
+
+
+@pytest.mark.parametrize("published", [True, False], ids=["published", "private"])
+@pytest.mark.parametrize("name", ["club:players", "games:standings", "games:all_time"])
+def test_club_wide_pages_show_each_member_their_own_club(
+    name, published, club, other_club, member, stranger, client
+):
+    """Both clubs played a session; each club's pages list its own players and nobody else's."""
+    for each in (club, other_club):
+        run_session(each, UserFactory(role="organisers"), UserFactory(role="organisers"), players=4)
+    mark_players(club, FIRST)
+    mark_players(other_club, OTHER)
+    publish(club, published)
+    owner = Client()
+    owner.force_login(member("player"))
+    client.force_login(stranger("player"))
+
+    mine = owner.get(reverse(name)).content.decode()
+    theirs = client.get(reverse(name)).content.decode()
+
+    assert FIRST in mine and club.name in mine
+    assert OTHER not in mine and other_club.name not in mine
+    assert OTHER in theirs and other_club.name in theirs
+    assert FIRST not in theirs and club.name not in theirs

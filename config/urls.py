@@ -11,7 +11,7 @@ from club.views import HomeView
 
 @require_safe
 def health(request: HttpRequest) -> HttpResponse:
-    """"ok" in plain text, touching no database: for an uptime monitor, and the trivial view the
+    """ "ok" in plain text, touching no database: for an uptime monitor, and the trivial view the
     throughput benchmark compares the standings page with."""
     return HttpResponse("ok\n", content_type="text/plain; charset=utf-8")
 

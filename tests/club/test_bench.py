@@ -6,6 +6,7 @@ import json
 
 import pytest
 from django.core.management import call_command
+from django.db import connection
 
 from club import benchmarks
 
@@ -31,6 +32,8 @@ def test_bench_prints_the_figures_as_json():
 def test_the_history_benchmarks_run_end_to_end(monkeypatch):
     """Two tiny histories seeded in child processes, six pages timed on each, gunicorn driven:
     the machinery of `make bench`, not its figures."""
+    if connection.vendor != "sqlite":
+        pytest.skip("The benchmarks build SQLite files of their own: the SQLite run covers this.")
     monkeypatch.setattr(benchmarks, "SLICE_SECONDS", 0.3)
     report = benchmarks.history_benchmarks(years=(1, 2), players=4, seed=1, renders=2, slices=1)
     one, two = report["history"]["1_year"], report["history"]["2_years"]

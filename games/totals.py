@@ -65,20 +65,21 @@ def streak(sessions: Iterable[tuple[int, int, int, int]]) -> int:
     return best
 
 
-def refresh_session_totals(session) -> None:
-    """Recount a session's totals from its confirmed lines (call inside the writing transaction),
-    and mark the club's standings pages stale."""
+def write_session_totals(session, *, lines_model, totals_model) -> None:
+    """Replace a session's totals with a recount of its confirmed lines. The models are passed in
+    so the data migration can use its historical ones; the services use `refresh_session_totals`.
+    """
     lines = (
-        ResultLine.objects.filter(
-            result__game__session=session, result__state=ResultState.CONFIRMED
+        lines_model.objects.filter(
+            result__game__session_id=session.pk, result__state=ResultState.CONFIRMED
         )
         .order_by("result__game__round__number", "result__game__table", "pk")
         .values_list("player_id", "won", "game_points", "spread", "skunks_given", "skunked")
     )
     tallies = tally_lines(lines)
-    SessionTotal.objects.filter(session=session).delete()
-    SessionTotal.objects.bulk_create(
-        SessionTotal(
+    totals_model.objects.filter(session_id=session.pk).delete()
+    totals_model.objects.bulk_create(
+        totals_model(
             session_id=session.pk,
             player_id=player_id,
             club_id=session.club_id,
@@ -87,4 +88,10 @@ def refresh_session_totals(session) -> None:
         )
         for player_id, tally in tallies.items()
     )
+
+
+def refresh_session_totals(session) -> None:
+    """Recount a session's totals from its confirmed lines (call inside the writing transaction),
+    and mark the club's standings pages stale."""
+    write_session_totals(session, lines_model=ResultLine, totals_model=SessionTotal)
     standings_changed(session.club_id)

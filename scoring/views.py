@@ -257,18 +257,19 @@ class DisputeRuleView(DisputeActionMixin, View):
         claim = self.get_claim()
         decision = request.POST.get("decision", "")
         form = RulingForm(request.POST, sides=self.side_labels(claim.game))
-        points = None
-        if decision == RulingDecision.OVERRIDE:
-            if not form.is_valid():
-                return self.render_page(status=400, ruling_form=form)
-            points = form.points()
+        valid = form.is_valid()
+        # The reason is kept whatever the decision, so it always passes the form's checks (a NUL
+        # character, which PostgreSQL cannot store, is a form error, not a 500).
+        if form.has_error("reason") or (decision == RulingDecision.OVERRIDE and not valid):
+            return self.render_page(status=400, ruling_form=form)
+        points = form.points() if decision == RulingDecision.OVERRIDE else None
         try:
             ruling = services.dispute_rule(
                 dispute=self.dispute,
                 actor=request.user,
                 decision=decision,
                 points=points,
-                reason=request.POST.get("reason", ""),
+                reason=form.cleaned_data.get("reason", ""),
             )
         except ValidationError as error:
             form.is_valid()

@@ -3,30 +3,15 @@
 import django.db.models.deletion
 from django.db import migrations, models
 
-from games.totals import tally_lines
+from games.totals import write_session_totals
 
 
 def count_existing(apps, schema_editor):
     """Fill the totals of every session already played (the services keep them from now on)."""
-    Session = apps.get_model("club", "Session")
-    ResultLine = apps.get_model("games", "ResultLine")
-    SessionTotal = apps.get_model("games", "SessionTotal")
-    for session in Session.objects.all().iterator():
-        lines = (
-            ResultLine.objects.filter(result__game__session=session, result__state="confirmed")
-            .order_by("result__game__round__number", "result__game__table", "pk")
-            .values_list("player_id", "won", "game_points", "spread", "skunks_given", "skunked")
-        )
-        SessionTotal.objects.bulk_create(
-            SessionTotal(
-                session_id=session.pk,
-                player_id=player_id,
-                club_id=session.club_id,
-                date=session.date,
-                **vars(tally),
-            )
-            for player_id, tally in tally_lines(lines).items()
-        )
+    lines_model = apps.get_model("games", "ResultLine")
+    totals_model = apps.get_model("games", "SessionTotal")
+    for session in apps.get_model("club", "Session").objects.all().iterator():
+        write_session_totals(session, lines_model=lines_model, totals_model=totals_model)
 
 
 class Migration(migrations.Migration):

@@ -2,8 +2,8 @@
 
 Terms:
 - history club: a club of its own (slug `history` unless told otherwise) with two organisers and
-  two judges who do not play, and `players` players, every sixth with a login (the ones who can
-  open disputes).
+  two judges (members with a login, never checked in to play), and `players` players, every sixth
+  with a login (the ones who can open disputes).
 - meeting days: every week on the club's weekday for `years` years back from `today`, the weeks of
   Christmas and New Year's Day skipped: about 50 a year.
 - the last meeting day is "this morning": its session is left open, part-way through (two rounds
@@ -256,7 +256,9 @@ class _History:
             )
 
 
-def _staff(club: Club, rng: random.Random) -> dict:
+def _staff(club: Club) -> dict:
+    """The two organisers and two judges: logins with a member record in the club (so the club
+    is theirs on every page), never checked in to play."""
     users = get_user_model().objects
     staff: dict[str, list] = {}
     for group_name, prefix in ((ORGANISERS, "organiser"), (JUDGES, "judge")):
@@ -265,6 +267,9 @@ def _staff(club: Club, rng: random.Random) -> dict:
         for n in (1, 2):
             user = users.create_user(username=f"{club.slug}-{prefix}{n}", password=None)
             user.groups.add(group)
+            club_services.player_create(
+                club=club, actor=None, display_name=f"{prefix.title()} {n}", user=user
+            )
             members.append(user)
         staff[group_name] = members
     return {"organisers": staff[ORGANISERS], "judges": staff[JUDGES]}
@@ -299,7 +304,7 @@ def build_history(
             slug=slug,
             rounds_per_session=ROUNDS,
         )
-        staff = _staff(club, rng)
+        staff = _staff(club)
         organiser = staff["organisers"][0]
         group = Group.objects.get(name=PLAYERS)
         roster = []

@@ -155,6 +155,19 @@ def test_this_morning_is_open_in_round_three_with_disputes_for_the_judges(histor
     assert html.count("#dispute") == open_disputes.count()  # not seated: may rule every one
 
 
+def test_the_second_historys_staff_work_in_their_own_club(built, client):
+    """Staff have a member record in their club, so the club is theirs on every page even when
+    another club comes first (the site's default for users without one)."""
+    twin = Club.objects.get(slug="h2")
+    assert Club.objects.order_by("pk").first().slug == "h"
+    client.force_login(club_judge(twin))
+    page = client.get("/scoring/disputes/")
+    open_disputes = Dispute.objects.filter(claim__game__session__club=twin, state=DisputeState.OPEN)
+    assert open_disputes.exists()
+    assert page.content.decode().count('data-testid="queue-item"') == open_disputes.count()
+    assert twin.name in page.content.decode()
+
+
 def club_judge(club):
     return get_user_model().objects.get(username=f"{club.slug}-judge1")
 

@@ -20,7 +20,6 @@ from django.urls import reverse, reverse_lazy
 from django.views.generic import FormView, TemplateView, View
 from django_filters.views import FilterView
 from django_tables2 import RequestConfig, SingleTableMixin
-from django_tables2.export import TableExport
 
 from club import services, settlement
 from club.filters import AuditFilter, PlayerFilter, SessionFilter
@@ -41,7 +40,13 @@ from club.selectors import (
     session_checkins,
     session_fee_totals,
 )
-from club.tables import AuditTable, EditablePlayerTable, PlayerTable, SessionTable
+from club.tables import (
+    AuditTable,
+    EditablePlayerTable,
+    PlayerTable,
+    SafeTableExport,
+    SessionTable,
+)
 from club.templatetags.pegboard import cents
 from games.selectors import session_result_lines, session_rounds, session_standings
 from games.tables import SessionResultTable, StandingTable
@@ -525,5 +530,5 @@ class SessionExportView(PublicReadMixin, SessionPageMixin, View):
             table = SessionResultTable(session_result_lines(session))
         else:
             raise Http404("Export the standings or the results.")
-        exporter = TableExport("csv", table)
+        exporter = SafeTableExport("csv", table)
         return exporter.response(f"session-{session.date:%Y-%m-%d}-{which}.csv")

@@ -23,6 +23,7 @@ from django_tables2 import SingleTableMixin
 from django_tables2.export import ExportMixin
 
 from club.models import Player, Session
+from club.tables import SafeTableExport
 from club.views import (
     ClubMixin,
     PageMixin,
@@ -284,6 +285,7 @@ class StandingsView(VisitorCacheMixin, SeasonMixin, ExportMixin, SingleTableMixi
     table_class = SeasonStandingTable
     table_pagination = False
     export_formats = ("csv",)
+    export_class = SafeTableExport
 
     def get_export_filename(self, export_format):
         return f"standings-{self.season()}.{export_format}"
@@ -302,6 +304,7 @@ class AllTimeView(VisitorCacheMixin, SeasonMixin, ExportMixin, SingleTableMixin,
     table_class = SeasonStandingTable
     table_pagination = False
     export_formats = ("csv",)
+    export_class = SafeTableExport
     export_name = "all-time"
 
     def get_table_data(self):

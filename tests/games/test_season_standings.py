@@ -14,7 +14,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from club.models import Payout, SettlementState
+from club.services import player_update
 from club.settlement import session_settle
+from club.tables import spreadsheet_safe
 from games.models import ResultLine, ResultState
 from games.selectors import player_season, season_standings
 from tests.builders import run_session
@@ -248,3 +250,40 @@ def test_session_csv_exports_match_the_tables_on_the_page(client, people, which)
     assert exported["Content-Type"].startswith("text/csv")
     assert list(csv.reader(io.StringIO(exported.content.decode()))) == screen
     assert len(screen) > 1
+
+
+def test_spreadsheet_safe_keeps_numbers_and_defuses_formulas():
+    assert spreadsheet_safe("=1+1") == "'=1+1"
+    assert spreadsheet_safe("@SUM(A1)") == "'@SUM(A1)"
+    assert spreadsheet_safe("-cmd|' /C calc'!A0") == "'-cmd|' /C calc'!A0"
+    assert spreadsheet_safe("+12") == "+12"
+    assert spreadsheet_safe("-7") == "-7"
+    assert spreadsheet_safe("Ada Ames") == "Ada Ames"
+    assert spreadsheet_safe(12) == 12
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/games/standings/?season=2025&_export=csv",
+        "/games/all-time/?_export=csv",
+        "session:standings",
+        "session:results",
+    ],
+)
+def test_a_name_that_looks_like_a_formula_is_exported_as_text(client, people, url):
+    """A player named like a spreadsheet formula would run in the organiser's spreadsheet: every
+    CSV writes it with a leading apostrophe, and the signed numbers stay numbers."""
+    club = ClubFactory()
+    build_season(club, people, 2025, sessions=1, players=4)
+    organiser = people[0]
+    evil = '=HYPERLINK("http://evil.example","win")'
+    player_update(player=club.players.order_by("pk").first(), actor=organiser, display_name=evil)
+    if url.startswith("session:"):
+        url = f"/club/sessions/{club.sessions.get().pk}/export/?table={url.split(':')[1]}"
+    rows = list(csv.reader(io.StringIO(client.get(url).content.decode())))
+    cells = [cell for row in rows[1:] for cell in row]
+    assert "'" + evil in cells
+    assert not [cell for cell in cells if cell.startswith(("=", "@"))]
+    signed = [cell for cell in cells if cell.startswith(("-", "+"))]
+    assert all(re.fullmatch(r"[-+]\d+(\.\d+)?", cell) for cell in signed), signed

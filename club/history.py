@@ -39,7 +39,7 @@ from club.models import Club, Player, Session
 from club.roles import JUDGES, ORGANISERS, PLAYERS
 from club.settlement import session_settle
 from games import services as game_services
-from games.models import Round, Seat
+from games.models import Game, Round, Seat
 from scoring import services as scoring_services
 from scoring.engine import is_possible_hand_total, score_hand
 from scoring.models import ClaimKind, RulingDecision
@@ -154,9 +154,9 @@ class _History:
             round_ = game_services.round_draw(
                 session=session, actor=self.organiser, seed=rng.randrange(2**31)
             )
-            sides = self.seating(round_)
+            games, sides = self.seating(round_)
             for story in [s for s, at in stories if at == number]:
-                self.claim(story, round_, sides, rule=not this_morning)
+                self.claim(story, games, sides, rule=not this_morning)
             scores = {
                 table: game_scores(rng, [self.skill[p.pk] for p in members])
                 for table, members in sides.items()
@@ -181,16 +181,19 @@ class _History:
         last = 3 if this_morning else ROUNDS
         return [(story, rng.randint(1, last)) for story in stories]
 
-    def seating(self, round_: Round) -> dict[int, list[Player]]:
-        """Table number -> the players of each side, in side order (one per side)."""
+    def seating(self, round_: Round) -> tuple[dict[int, Game], dict[int, list[Player]]]:
+        """Table number -> its game, and table number -> the players of each side, in side order
+        (one per side), from one query."""
         seats = Seat.objects.filter(round=round_).select_related("game", "player__user")
+        games: dict[int, Game] = {}
         tables: dict[int, dict[int, Player]] = {}
         for seat in seats.order_by("game__table", "position"):
+            games[seat.game.table] = seat.game
             tables.setdefault(seat.game.table, {}).setdefault(seat.side, seat.player)
-        self.games = {seat.game.table: seat.game for seat in seats}
-        return {table: [by_side[s] for s in sorted(by_side)] for table, by_side in tables.items()}
+        sides = {table: [by_side[s] for s in sorted(by_side)] for table, by_side in tables.items()}
+        return games, sides
 
-    def claim(self, story: str, round_: Round, sides: dict, *, rule: bool) -> None:
+    def claim(self, story: str, games: dict, sides: dict, *, rule: bool) -> None:
         rng = self.rng
         tables = sorted(sides)
         if story == "dispute":
@@ -199,7 +202,7 @@ class _History:
             if not tables:
                 return
         table = rng.choice(tables)
-        game = self.games[table]
+        game = games[table]
         members = sides[table]
         claimant = rng.choice([p for p in members if p.user_id] if story == "dispute" else members)
         kind = ClaimKind.HAND

@@ -32,6 +32,21 @@ def _plain(value: Any) -> Any:
     return value
 
 
+def _audit_entry(*, actor, action, obj, club, data) -> AuditEntry:
+    """An unsaved audit entry; an anonymous actor is recorded as nobody."""
+    if actor is not None and not actor.is_authenticated:
+        actor = None
+    return AuditEntry(
+        club=club,
+        actor=actor,
+        action=action,
+        content_type=ContentType.objects.get_for_model(obj) if obj is not None else None,
+        object_id=str(obj.pk) if obj is not None else "",
+        object_repr=str(obj)[:200] if obj is not None else "",
+        data={key: _plain(value) for key, value in (data or {}).items()},
+    )
+
+
 def audit_record(
     *,
     actor: AbstractBaseUser | None,
@@ -41,17 +56,7 @@ def audit_record(
     data: dict | None = None,
 ) -> AuditEntry:
     """Append one entry to the audit trail; the only way entries are written."""
-    if actor is not None and not actor.is_authenticated:
-        actor = None
-    entry = AuditEntry(
-        club=club,
-        actor=actor,
-        action=action,
-        content_type=ContentType.objects.get_for_model(obj) if obj is not None else None,
-        object_id=str(obj.pk) if obj is not None else "",
-        object_repr=str(obj)[:200] if obj is not None else "",
-        data={key: _plain(value) for key, value in (data or {}).items()},
-    )
+    entry = _audit_entry(actor=actor, action=action, obj=obj, club=club, data=data)
     entry.full_clean()
     entry.save()
     return entry
@@ -66,21 +71,11 @@ def audit_record_many(
 ) -> list[AuditEntry]:
     """Append one entry per (object, data) in one insert: for the services that change many
     rows of one kind at once. The entries are the ones `audit_record` would write one by one."""
-    if actor is not None and not actor.is_authenticated:
-        actor = None
     rows = []
     now = timezone.now()
     for obj, data in entries:
-        entry = AuditEntry(
-            club=club,
-            actor=actor,
-            action=action,
-            created_at=now,
-            content_type=ContentType.objects.get_for_model(obj),
-            object_id=str(obj.pk),
-            object_repr=str(obj)[:200],
-            data={key: _plain(value) for key, value in data.items()},
-        )
+        entry = _audit_entry(actor=actor, action=action, obj=obj, club=club, data=data)
+        entry.created_at = now
         # The references are the caller's saved rows: validate the rest without a query each.
         entry.clean_fields(exclude=["club", "actor", "content_type"])
         rows.append(entry)
@@ -271,6 +266,23 @@ def session_open(
     return session
 
 
+def _check_may_check_in(session: Session, player: Player) -> None:
+    if player.club_id != session.club_id:
+        raise ValidationError({"player": f"{player} is not a player of {session.club}."})
+    if not player.active:
+        raise ValidationError({"player": f"{player} is marked inactive: make them active first."})
+
+
+def _rounds_left_to_join(session: Session) -> int:
+    """The rounds already drawn; refused when none is left for a newcomer to play in."""
+    drawn = session.rounds.count()
+    if drawn >= session.rules["rounds_per_session"]:
+        raise ValidationError(
+            {"player": f"All {drawn} rounds are drawn: there is no round left to play in."}
+        )
+    return drawn
+
+
 def checkin_create(
     *,
     session: Session,
@@ -290,19 +302,11 @@ def checkin_create(
         session_require_open(session)
         if player is None:
             player = player_create(club=session.club, actor=actor, display_name=new_player_name)
-        elif player.club_id != session.club_id:
-            raise ValidationError({"player": f"{player} is not a player of {session.club}."})
-        elif not player.active:
-            raise ValidationError(
-                {"player": f"{player} is marked inactive: make them active first."}
-            )
+        else:
+            _check_may_check_in(session, player)
         if CheckIn.objects.filter(session=session, player=player).exists():
             raise ValidationError({"player": f"{player} is already checked in."})
-        drawn = session.rounds.count()
-        if drawn >= session.rules["rounds_per_session"]:
-            raise ValidationError(
-                {"player": f"All {drawn} rounds are drawn: there is no round left to play in."}
-            )
+        drawn = _rounds_left_to_join(session)
         checkin = CheckIn(
             session=session,
             player=player,
@@ -349,22 +353,12 @@ def checkins_create(
         session = Session.objects.select_for_update().select_related("club").get(pk=session.pk)
         session_require_open(session)
         present = set(session.checkins.values_list("player_id", flat=True))
-        seen: set[int] = set()
         for player in players:
-            if player.club_id != session.club_id:
-                raise ValidationError({"player": f"{player} is not a player of {session.club}."})
-            if not player.active:
-                raise ValidationError(
-                    {"player": f"{player} is marked inactive: make them active first."}
-                )
-            if player.pk in present or player.pk in seen:
+            _check_may_check_in(session, player)
+            if player.pk in present:
                 raise ValidationError({"player": f"{player} is already checked in."})
-            seen.add(player.pk)
-        drawn = session.rounds.count()
-        if drawn >= session.rules["rounds_per_session"]:
-            raise ValidationError(
-                {"player": f"All {drawn} rounds are drawn: there is no round left to play in."}
-            )
+            present.add(player.pk)
+        drawn = _rounds_left_to_join(session)
         now = timezone.now()
         taker = actor if actor is not None and actor.is_authenticated else None
         checkins = [

@@ -272,7 +272,6 @@ class DisputeRuleView(DisputeActionMixin, View):
                 reason=form.cleaned_data.get("reason", ""),
             )
         except ValidationError as error:
-            form.is_valid()
             add_service_errors(form, error)
             return self.render_page(status=400, ruling_form=form)
         final = " This ruling is final." if ruling.level == 2 else ""

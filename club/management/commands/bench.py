@@ -14,7 +14,6 @@ pages against the database it is pointed at (the parent starts it once per histo
 
 import argparse
 import json
-import statistics
 import time
 
 from django.core.management.base import BaseCommand, CommandError
@@ -32,11 +31,6 @@ COUNTER_HANDS = [
 ]
 
 
-def percentile(samples: list[float], share: float) -> float:
-    ordered = sorted(samples)
-    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
-
-
 def time_counter(requests: int) -> dict:
     client = Client()
     client.get("/scoring/counter/", {"hand": "5H 5C 5S JD", "starter": "5D"})  # warm caches
@@ -48,11 +42,7 @@ def time_counter(requests: int) -> dict:
         samples.append((time.perf_counter() - start) * 1000)
         if response.status_code != 200:
             raise RuntimeError(f"hand counter answered {response.status_code}")
-    return {
-        "requests": requests,
-        "median_ms": round(statistics.median(samples), 2),
-        "p95_ms": round(percentile(samples, 0.95), 2),
-    }
+    return {"requests": requests, **benchmarks.timings(samples)}
 
 
 class Command(BaseCommand):

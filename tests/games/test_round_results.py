@@ -20,6 +20,7 @@ from games.models import Game, Result, ResultLine, ResultSource, ResultState, Se
 from games.outcome import game_outcome
 from games.selectors import season_standings, session_standings
 from tests.factories import ClubFactory, PlayerFactory, UserFactory
+from tests.games.test_result_services import lines
 
 pytestmark = pytest.mark.django_db
 
@@ -56,22 +57,6 @@ def card(round_):
         else:
             scores[game.table] = [121, losing[index]] if index % 2 else [losing[index], 121]
     return scores
-
-
-def lines(result):
-    return {
-        line.player_id: (
-            line.side,
-            line.score,
-            line.won,
-            line.skunked,
-            line.double_skunked,
-            line.skunks_given,
-            line.game_points,
-            line.spread,
-        )
-        for line in ResultLine.objects.filter(result=result)
-    }
 
 
 def current(game):

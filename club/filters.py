@@ -2,7 +2,8 @@
 
 import django_filters
 
-from club.models import AuditAction, AuditEntry, Player, Session
+from club.models import AuditEntry, Player, Session
+from club.verbs import verb_choices
 
 
 class PlayerFilter(django_filters.FilterSet):
@@ -15,7 +16,8 @@ class PlayerFilter(django_filters.FilterSet):
 
 
 class AuditFilter(django_filters.FilterSet):
-    action = django_filters.ChoiceFilter(choices=AuditAction.choices)
+    # Every app's verbs, read when the page is built (the apps register them when ready).
+    action = django_filters.ChoiceFilter(choices=verb_choices)
 
     class Meta:
         model = AuditEntry

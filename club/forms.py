@@ -140,10 +140,3 @@ class CheckInForm(forms.Form):
         else:
             data["player"], data["new_player_name"] = found, ""
         return data
-
-
-class ReopenForm(forms.Form):
-    reason = forms.CharField(
-        widget=forms.Textarea(attrs={"rows": 2}),
-        help_text="Why the settled session is reopened; kept with the replaced settlement.",
-    )

@@ -1,14 +1,13 @@
-"""The club, its players and the audit trail.
+"""The club, its players, its sessions and check-ins, and the append-only audit trail.
 
 Terms:
-- house rules: the settings a club plays under (DESIGN.md, "The club's house rules"); one `Club`
-  row each, several clubs may share one site. A session copies them, so later edits never rewrite
-  history.
-- paid places: one in `players_per_paid_place` players, rounded up (13 players at 4 -> 4 places).
-- place weights: "linear" (k, k-1, ..., 1), "equal", or a list of whole numbers such as "50,30,20".
-- skunk line: a loser whose score is under it is skunked; the double skunk line likewise (DESIGN.md,
-  western-publishing.txt: skunk under 91, double skunk under 61 in a game of 121).
-- audit entry: one append-only row per change, written only by `club.services.audit_record`.
+- house rules: the settings a club plays under, typed as `club.rules.HouseRules`; one `Club` row
+  each, several clubs may share one site. A session keeps a snapshot of them (`Session.rules`),
+  so later edits never rewrite history; read it as `session.house_rules`.
+- session: one club morning; check-in: a player present at it, with the fee they owe and, once
+  paid, who took it and when.
+- audit entry: one append-only row per change, written only by `club.audit.audit_record`; its
+  `action` is a verb some app registered (`club.verbs`).
 """
 
 from __future__ import annotations
@@ -22,8 +21,12 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models.functions import Lower
 from django.utils import timezone
+from django.utils.functional import cached_property
 
-GAME_TARGETS = (61, 121)
+from club import rules, verbs
+from club.rules import HouseRules
+
+GAME_TARGETS = rules.GAME_TARGETS
 
 
 class TableMode(models.TextChoices):
@@ -42,25 +45,12 @@ class Weekday(models.IntegerChoices):
 
 
 def parse_place_weights(text: str) -> str | list[int]:
-    """Read a place-weights rule: "linear", "equal", or whole numbers separated by commas.
-
-    Raises ValidationError with a message that says what to write instead.
-    """
-    word = (text or "").strip().lower()
-    if word in ("linear", "equal"):
-        return word
-    parts = [part.strip() for part in word.split(",")]
+    """Read a place-weights rule (see `club.rules.parse_place_weights`); a bad one is a
+    ValidationError with a message that says what to write instead."""
     try:
-        weights = [int(part) for part in parts]
-    except ValueError:
-        raise ValidationError(
-            'Write "linear", "equal", or whole numbers separated by commas, such as "50,30,20".'
-        ) from None
-    if any(weight <= 0 for weight in weights):
-        raise ValidationError("Every place weight must be a whole number above zero.")
-    if weights != sorted(weights, reverse=True):
-        raise ValidationError("Place weights must not grow: a better place never gets less.")
-    return weights
+        return rules.parse_place_weights(text)
+    except ValueError as error:
+        raise ValidationError(str(error)) from None
 
 
 def validate_place_weights(text: str) -> None:
@@ -77,7 +67,7 @@ class Club(models.Model):
     session_start = models.TimeField(default=dt.time(9, 30))
     session_end = models.TimeField(default=dt.time(11, 30))
 
-    # House rules (DESIGN.md); defaults as written there.
+    # House rules (docs/design.md); defaults as written there.
     game_target = models.PositiveSmallIntegerField(
         default=121,
         choices=[(target, f"{target} points") for target in GAME_TARGETS],
@@ -156,26 +146,9 @@ class Club(models.Model):
         default=0, help_text="Likewise for a 24 hand (0: no jackpot)."
     )
 
-    HOUSE_RULE_FIELDS = (
-        "game_target",
-        "entry_fee_cents",
-        "payout_coin_cents",
-        "players_per_paid_place",
-        "place_weights",
-        "skunk_line",
-        "double_skunk_line",
-        "points_win",
-        "points_skunk_win",
-        "points_double_skunk_win",
-        "muggins",
-        "rounds_per_session",
-        "table_mode",
-        "standings_public",
-        "skunk_bank",
-        "jackpot_29_cents",
-        "jackpot_28_cents",
-        "jackpot_24_cents",
-    )
+    # The rules a session keeps a snapshot of: every field of `HouseRules` (a test checks that
+    # the model's defaults are the dataclass's).
+    HOUSE_RULE_FIELDS = HouseRules.names()
 
     # What an organiser may edit: the meeting, the season and the house rules.
     EDITABLE_FIELDS = (
@@ -272,9 +245,10 @@ class Club(models.Model):
         if errors:
             raise ValidationError(errors)
 
-    def house_rules(self) -> dict:
-        """The house rules as plain values, the snapshot a session keeps and the audit compares."""
-        return {field: getattr(self, field) for field in self.HOUSE_RULE_FIELDS}
+    @property
+    def house_rules(self) -> HouseRules:
+        """The club's current house rules (a session keeps their `snapshot()`)."""
+        return HouseRules(**{field: getattr(self, field) for field in self.HOUSE_RULE_FIELDS})
 
     def season_of(self, date: dt.date) -> int:
         """The season a date belongs to, named by the year it starts in."""
@@ -285,12 +259,6 @@ class Club(models.Model):
         """First day of a season and first day of the next (half-open)."""
         first = dt.date(season, self.season_start_month, self.season_start_day)
         return first, dt.date(season + 1, self.season_start_month, self.season_start_day)
-
-    def paid_places(self, players: int) -> int:
-        """How many places are paid for a session of `players` players (one in N, rounded up)."""
-        if players <= 0:
-            return 0
-        return -(-players // self.players_per_paid_place)
 
 
 class Player(models.Model):
@@ -350,31 +318,6 @@ class Player(models.Model):
                     )
 
 
-class AuditAction(models.TextChoices):
-    CLUB_RULES_CHANGED = "club.rules_changed", "House rules changed"
-    CLUB_CREATED = "club.created", "Club created"
-    PLAYER_CREATED = "player.created", "Player added"
-    PLAYER_CHANGED = "player.changed", "Player changed"
-    SESSION_OPENED = "session.opened", "Session opened"
-    CHECKIN_CREATED = "checkin.created", "Player checked in"
-    CHECKIN_UNDONE = "checkin.undone", "Check-in undone"
-    FEE_PAID = "fee.paid", "Fee marked paid"
-    FEE_UNPAID = "fee.unpaid", "Fee payment undone"
-    ROUND_DRAWN = "round.drawn", "Round drawn"
-    SEATS_SWAPPED = "round.seats_swapped", "Seats swapped"
-    RESULT_ENTERED = "result.entered", "Result entered"
-    RESULT_CONFIRMED = "result.confirmed", "Result confirmed"
-    RESULT_CORRECTED = "result.corrected", "Result corrected"
-    SESSION_SETTLED = "session.settled", "Session settled"
-    SESSION_REOPENED = "session.reopened", "Session reopened"
-    CLAIM_FILED = "claim.filed", "Claim filed"
-    OUTCOME_COMPUTED = "claim.outcome", "Claim outcome computed"
-    MUGGINS_CALLED = "claim.muggins", "Muggins called"
-    DISPUTE_OPENED = "dispute.opened", "Dispute opened"
-    DISPUTE_RULED = "dispute.ruled", "Dispute ruled"
-    DISPUTE_APPEALED = "dispute.appealed", "Ruling appealed"
-
-
 def _append_only(model) -> PermissionError:
     what = str(model._meta.verbose_name_plural).capitalize()
     return PermissionError(f"{what} are append-only: correct them with new rows, never edits.")
@@ -420,7 +363,9 @@ class AuditEntry(AppendOnlyModel):
         help_text="Who made the change; empty for the system itself.",
     )
     created_at = models.DateTimeField(default=timezone.now, db_index=True)
-    action = models.CharField(max_length=40, choices=AuditAction.choices)
+    action = models.CharField(
+        max_length=40, help_text="The verb: one an app registered (club.verbs)."
+    )
     content_type = models.ForeignKey(ContentType, on_delete=models.PROTECT, null=True, blank=True)
     object_id = models.CharField(max_length=40, blank=True)
     object_repr = models.CharField(max_length=200, blank=True)
@@ -433,6 +378,14 @@ class AuditEntry(AppendOnlyModel):
 
     def __str__(self) -> str:
         return f"{self.created_at:%Y-%m-%d %H:%M} {self.get_action_display()}: {self.object_repr}"
+
+    def get_action_display(self) -> str:
+        """The verb's label, as the app that owns it registered it."""
+        return verbs.verb_label(self.action)
+
+    def clean(self) -> None:
+        if self.action and not verbs.is_verb(self.action):
+            raise ValidationError({"action": f"{self.action!r} is not a registered audit verb."})
 
 
 class SessionState(models.TextChoices):
@@ -458,7 +411,6 @@ class Session(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["club", "date"], name="session_one_per_club_per_date"),
         ]
-        permissions = [("settle_session", "Can settle and reopen a session")]
         indexes = [models.Index(fields=["club", "date"])]
 
     def __str__(self) -> str:
@@ -472,13 +424,18 @@ class Session(models.Model):
     def is_open(self) -> bool:
         return self.state == SessionState.OPEN
 
+    @cached_property
+    def house_rules(self) -> HouseRules:
+        """The house rules this session is played under (its snapshot, typed)."""
+        return HouseRules.from_snapshot(self.rules)
+
     @property
     def game_target(self) -> int:
-        return self.rules["game_target"]
+        return self.house_rules.game_target
 
     @property
     def fee_cents(self) -> int:
-        return self.rules["entry_fee_cents"]
+        return self.house_rules.entry_fee_cents
 
 
 class CheckIn(models.Model):
@@ -517,123 +474,3 @@ class CheckIn(models.Model):
     @property
     def is_paid(self) -> bool:
         return self.paid_at is not None
-
-
-class Pot(models.TextChoices):
-    MAIN = "main", "Session pot"
-    SKUNK_BANK = "skunk_bank", "Skunk bank"
-    JACKPOT_29 = "jackpot_29", "29 jackpot"
-    JACKPOT_28 = "jackpot_28", "28 jackpot"
-    JACKPOT_24 = "jackpot_24", "24 jackpot"
-
-
-# The hand each jackpot is for.
-JACKPOT_HANDS = {Pot.JACKPOT_29: 29, Pot.JACKPOT_28: 28, Pot.JACKPOT_24: 24}
-
-
-class LedgerKind(models.TextChoices):
-    FEE = "fee", "Entry fee"
-    PAYOUT = "payout", "Payout"
-    SKUNK_COIN = "skunk_coin", "Skunk coin"
-    SKUNK_BANK_WIN = "skunk_bank_win", "Skunk bank won"
-    JACKPOT_COIN = "jackpot_coin", "Jackpot contribution"
-    JACKPOT_WIN = "jackpot_win", "Jackpot won"
-    REVERSAL = "reversal", "Reversed (session reopened)"
-
-
-class SettlementState(models.TextChoices):
-    CURRENT = "current", "Current"
-    REPLACED = "replaced", "Replaced (session reopened)"
-
-
-class Settlement(models.Model):
-    """One settling of a session: the pot, how it was split, and (in Payout rows) who got what.
-
-    Reopening a session marks its settlement replaced and reverses its ledger rows; settling
-    again makes a new version. Both are kept.
-    """
-
-    session = models.ForeignKey(Session, on_delete=models.PROTECT, related_name="settlements")
-    version = models.PositiveSmallIntegerField()
-    state = models.CharField(
-        max_length=10, choices=SettlementState.choices, default=SettlementState.CURRENT
-    )
-    pot_cents = models.PositiveIntegerField()
-    coin_cents = models.PositiveIntegerField()
-    paid_places = models.PositiveSmallIntegerField()
-    weights = models.JSONField()
-    seed = models.BigIntegerField(help_text="Seeds the cut that breaks an indivisible coin.")
-    steps = models.JSONField(help_text="How the pot was split, step by step.")
-    cuts = models.JSONField(default=list, blank=True)
-    settled_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
-    )
-    settled_at = models.DateTimeField(default=timezone.now)
-    reopened_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
-    )
-    reopened_at = models.DateTimeField(null=True, blank=True)
-    reopen_reason = models.TextField(blank=True)
-
-    class Meta:
-        ordering = ["session", "-version"]
-        constraints = [
-            models.UniqueConstraint(
-                fields=["session", "version"], name="settlement_version_unique"
-            ),
-            models.UniqueConstraint(
-                fields=["session"],
-                condition=models.Q(state="current"),
-                name="settlement_one_current_per_session",
-            ),
-        ]
-
-    def __str__(self) -> str:
-        return f"Settlement {self.version} of {self.session}"
-
-
-class Payout(models.Model):
-    settlement = models.ForeignKey(Settlement, on_delete=models.PROTECT, related_name="payouts")
-    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="payouts")
-    rank = models.PositiveSmallIntegerField()
-    place = models.PositiveSmallIntegerField()
-    amount_cents = models.PositiveIntegerField()
-
-    class Meta:
-        ordering = ["settlement", "place", "player__display_name"]
-        constraints = [
-            models.UniqueConstraint(
-                fields=["settlement", "player"], name="payout_one_per_player_per_settlement"
-            ),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.player}: {self.amount_cents}¢"
-
-
-class LedgerEntry(AppendOnlyModel):
-    """One signed movement of integer cents into (+) or out of (-) one of the club's pots.
-    Every balance shown is a sum of these rows."""
-
-    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="ledger")
-    pot = models.CharField(max_length=12, choices=Pot.choices)
-    kind = models.CharField(max_length=16, choices=LedgerKind.choices)
-    amount_cents = models.IntegerField()
-    session = models.ForeignKey(Session, on_delete=models.PROTECT, related_name="ledger")
-    settlement = models.ForeignKey(Settlement, on_delete=models.PROTECT, related_name="ledger")
-    player = models.ForeignKey(
-        Player, on_delete=models.PROTECT, null=True, blank=True, related_name="ledger"
-    )
-    created_at = models.DateTimeField(default=timezone.now)
-
-    class Meta:
-        ordering = ["created_at", "pk"]
-        verbose_name_plural = "ledger entries"
-        indexes = [
-            models.Index(fields=["club", "pot", "created_at"]),
-            # Money won on the standings pages: a club's payouts and side-pot wins.
-            models.Index(fields=["club", "kind"]),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.get_pot_display()} {self.amount_cents:+d}¢ {self.get_kind_display()}"

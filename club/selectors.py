@@ -1,4 +1,5 @@
-"""Reads for the club app: which club a request is about, its next session, players, audit.
+"""Reads for the club app: which club a request is about, its next session, players, audit,
+sessions and their check-ins and fees.
 
 Terms: the current club is the club of the logged-in user's player record; for anyone else it is the
 club named by PEGBOARD_DEFAULT_CLUB (a slug), or else the first club on the site.
@@ -15,17 +16,7 @@ from django.db.models.functions import Coalesce, Lower
 from django.http import HttpRequest
 from django.utils import timezone
 
-from club.models import (
-    AuditEntry,
-    CheckIn,
-    Club,
-    LedgerEntry,
-    Player,
-    Pot,
-    Session,
-    Settlement,
-    SettlementState,
-)
+from club.models import AuditEntry, CheckIn, Club, Player, Session
 
 
 def club_for_user(user) -> Club | None:
@@ -153,53 +144,3 @@ def next_session_date(club: Club, today: dt.date | None = None) -> dt.date:
     """The default date for a new session: the club's next meeting day (today if it is one)."""
     today = today or timezone.localdate()
     return today + dt.timedelta(days=(club.session_weekday - today.weekday()) % 7)
-
-
-def current_settlement(session):
-    """The session's current settlement with its payouts (best place first), or None."""
-    return (
-        Settlement.objects.filter(session=session, state=SettlementState.CURRENT)
-        .select_related("settled_by")
-        .prefetch_related("payouts__player")
-        .first()
-    )
-
-
-@dataclass(frozen=True)
-class LedgerLine:
-    entry: object
-    balance_cents: int
-
-
-def club_ledger(club, pot: str) -> list[LedgerLine]:
-    """One pot's rows, oldest first, each with the running balance (a sum of the rows so far)."""
-    rows = (
-        LedgerEntry.objects.filter(club=club, pot=pot)
-        .select_related("session", "player")
-        .order_by("created_at", "pk")
-    )
-    lines, balance = [], 0
-    for row in rows:
-        balance += row.amount_cents
-        lines.append(LedgerLine(entry=row, balance_cents=balance))
-    return lines
-
-
-def pot_balances(club) -> dict[str, int]:
-    """Every pot's balance: the sum of its ledger rows, in the database."""
-    totals = dict(
-        LedgerEntry.objects.filter(club=club)
-        .values("pot")
-        .annotate(total=Sum("amount_cents"))
-        .values_list("pot", "total")
-    )
-    return {pot: totals.get(pot, 0) for pot in Pot.values}
-
-
-def player_money(player):
-    """A player's money history: fees, payouts, side-pot coins and wins, newest first."""
-    return (
-        LedgerEntry.objects.filter(player=player)
-        .select_related("session")
-        .order_by("-created_at", "-pk")
-    )

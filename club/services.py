@@ -1,4 +1,4 @@
-"""Writes for the club app: house rules, players, and the one way to write the audit trail.
+"""Writes for the club app: house rules, players, sessions, check-ins and fees.
 
 Every service takes keyword arguments, validates with `full_clean()`, saves inside
 `transaction.atomic`, and records one audit entry in the same transaction. `actor` is the user who
@@ -12,74 +12,16 @@ from collections.abc import Sequence
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.contrib.contenttypes.models import ContentType
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db import IntegrityError, models, transaction
+from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from club.models import AuditAction, AuditEntry, CheckIn, Club, Player, Session
+from club.audit import ClubVerb, audit_record, audit_record_many, plain
+from club.locking import lock_session, locked
+from club.models import CheckIn, Club, Player, Session
 
 PLAYER_FIELDS = ("display_name", "nickname", "user", "active", "joined")
-
-
-def _plain(value: Any) -> Any:
-    """A JSON-safe form of a field value for the audit `data`."""
-    if isinstance(value, models.Model):
-        return value.pk
-    if isinstance(value, dt.date | dt.time | dt.datetime):
-        return value.isoformat()
-    return value
-
-
-def _audit_entry(*, actor, action, obj, club, data) -> AuditEntry:
-    """An unsaved audit entry; an anonymous actor is recorded as nobody."""
-    if actor is not None and not actor.is_authenticated:
-        actor = None
-    return AuditEntry(
-        club=club,
-        actor=actor,
-        action=action,
-        content_type=ContentType.objects.get_for_model(obj) if obj is not None else None,
-        object_id=str(obj.pk) if obj is not None else "",
-        object_repr=str(obj)[:200] if obj is not None else "",
-        data={key: _plain(value) for key, value in (data or {}).items()},
-    )
-
-
-def audit_record(
-    *,
-    actor: AbstractBaseUser | None,
-    action: AuditAction | str,
-    obj: models.Model | None = None,
-    club: Club | None = None,
-    data: dict | None = None,
-) -> AuditEntry:
-    """Append one entry to the audit trail; the only way entries are written."""
-    entry = _audit_entry(actor=actor, action=action, obj=obj, club=club, data=data)
-    entry.full_clean()
-    entry.save()
-    return entry
-
-
-def audit_record_many(
-    *,
-    actor: AbstractBaseUser | None,
-    action: AuditAction | str,
-    club: Club | None,
-    entries: Sequence[tuple[models.Model, dict]],
-) -> list[AuditEntry]:
-    """Append one entry per (object, data) in one insert: for the services that change many
-    rows of one kind at once. The entries are the ones `audit_record` would write one by one."""
-    rows = []
-    now = timezone.now()
-    for obj, data in entries:
-        entry = _audit_entry(actor=actor, action=action, obj=obj, club=club, data=data)
-        entry.created_at = now
-        # The references are the caller's saved rows: validate the rest without a query each.
-        entry.clean_fields(exclude=["club", "actor", "content_type"])
-        rows.append(entry)
-    return AuditEntry.objects.bulk_create(rows)
 
 
 def standings_changed(club_id: int) -> None:
@@ -90,7 +32,7 @@ def standings_changed(club_id: int) -> None:
 
 def _changes(before: dict, after: dict) -> dict:
     return {
-        field: {"before": _plain(before[field]), "after": _plain(after[field])}
+        field: {"before": plain(before[field]), "after": plain(after[field])}
         for field in after
         if before.get(field) != after[field]
     }
@@ -103,10 +45,10 @@ def club_create(*, actor: AbstractBaseUser | None, name: str, slug: str, **rules
         club.save()
         audit_record(
             actor=actor,
-            action=AuditAction.CLUB_CREATED,
+            action=ClubVerb.CLUB_CREATED,
             obj=club,
             club=club,
-            data={"house_rules": {k: _plain(v) for k, v in club.house_rules().items()}},
+            data={"house_rules": club.house_rules.snapshot()},
         )
     return club
 
@@ -120,25 +62,25 @@ def club_update_rules(*, club: Club, actor: AbstractBaseUser | None, **changes: 
     if unknown:
         raise TypeError(f"Not a house rule: {', '.join(sorted(unknown))}")
     with transaction.atomic():
-        locked = Club.objects.select_for_update().get(pk=club.pk)
-        before = {field: getattr(locked, field) for field in changes}
+        row = locked(Club.objects.all()).get(pk=club.pk)
+        before = {field: getattr(row, field) for field in changes}
         for field, value in changes.items():
-            setattr(locked, field, value)
-        locked.full_clean()
-        diff = _changes(before, {field: getattr(locked, field) for field in changes})
+            setattr(row, field, value)
+        row.full_clean()
+        diff = _changes(before, {field: getattr(row, field) for field in changes})
         if diff:
-            locked.save(update_fields=list(diff))
-            standings_changed(locked.pk)
+            row.save(update_fields=list(diff))
+            standings_changed(row.pk)
             audit_record(
                 actor=actor,
-                action=AuditAction.CLUB_RULES_CHANGED,
-                obj=locked,
-                club=locked,
+                action=ClubVerb.CLUB_RULES_CHANGED,
+                obj=row,
+                club=row,
                 data=diff,
             )
     for field in changes:
-        setattr(club, field, getattr(locked, field))
-    return locked
+        setattr(club, field, getattr(row, field))
+    return row
 
 
 def player_create(
@@ -174,10 +116,10 @@ def player_create(
         standings_changed(club.pk)
         audit_record(
             actor=actor,
-            action=AuditAction.PLAYER_CREATED,
+            action=ClubVerb.PLAYER_CREATED,
             obj=player,
             club=club,
-            data={field: _plain(getattr(player, field)) for field in PLAYER_FIELDS},
+            data={field: plain(getattr(player, field)) for field in PLAYER_FIELDS},
         )
     return player
 
@@ -188,23 +130,23 @@ def player_update(*, player: Player, actor: AbstractBaseUser | None, **changes: 
     if unknown:
         raise TypeError(f"Not a player field: {', '.join(sorted(unknown))}")
     with transaction.atomic():
-        locked = Player.objects.select_for_update().get(pk=player.pk)
-        before = {field: getattr(locked, field) for field in changes}
+        row = locked(Player.objects.all()).get(pk=player.pk)
+        before = {field: getattr(row, field) for field in changes}
         for field, value in changes.items():
-            setattr(locked, field, value)
-        locked.full_clean()
-        diff = _changes(before, {field: getattr(locked, field) for field in changes})
+            setattr(row, field, value)
+        row.full_clean()
+        diff = _changes(before, {field: getattr(row, field) for field in changes})
         if diff:
-            locked.save(update_fields=list(diff))
-            standings_changed(locked.club_id)
+            row.save(update_fields=list(diff))
+            standings_changed(row.club_id)
             audit_record(
                 actor=actor,
-                action=AuditAction.PLAYER_CHANGED,
-                obj=locked,
-                club=locked.club,
+                action=ClubVerb.PLAYER_CHANGED,
+                obj=row,
+                club=row.club,
                 data=diff,
             )
-    return locked
+    return row
 
 
 def passes(check, *args) -> bool:
@@ -236,7 +178,7 @@ def session_open(
     """Open a session for `date` with a snapshot of the club's house rules (one per date)."""
     with transaction.atomic():
         # Re-read the club, locked, so the snapshot is of the rules as they stand now.
-        club = Club.objects.select_for_update().get(pk=club.pk)
+        club = locked(Club.objects.all()).get(pk=club.pk)
         if Session.objects.filter(club=club, date=date).exists():
             raise ValidationError(
                 {"date": f"There is already a session on {date:%A %d %B %Y}: open that one."}
@@ -245,7 +187,7 @@ def session_open(
             club=club,
             date=date,
             starts_at=starts_at or club.session_start,
-            rules=club.house_rules(),
+            rules=club.house_rules.snapshot(),
             opened_by=actor if actor is not None and actor.is_authenticated else None,
         )
         session.full_clean()
@@ -258,7 +200,7 @@ def session_open(
             ) from None
         audit_record(
             actor=actor,
-            action=AuditAction.SESSION_OPENED,
+            action=ClubVerb.SESSION_OPENED,
             obj=session,
             club=club,
             data={"date": date, "starts_at": session.starts_at, "rules": session.rules},
@@ -276,7 +218,7 @@ def _check_may_check_in(session: Session, player: Player) -> None:
 def _rounds_left_to_join(session: Session) -> int:
     """The rounds already drawn; refused when none is left for a newcomer to play in."""
     drawn = session.rounds.count()
-    if drawn >= session.rules["rounds_per_session"]:
+    if drawn >= session.house_rules.rounds_per_session:
         raise ValidationError(
             {"player": f"All {drawn} rounds are drawn: there is no round left to play in."}
         )
@@ -298,7 +240,7 @@ def checkin_create(
     if (player is None) == (not new_player_name):
         raise TypeError("Give either an existing player or a new player's name.")
     with transaction.atomic():
-        session = Session.objects.select_for_update().get(pk=session.pk)
+        session = lock_session(session.pk)
         session_require_open(session)
         if player is None:
             player = player_create(club=session.club, actor=actor, display_name=new_player_name)
@@ -322,7 +264,7 @@ def checkin_create(
             raise ValidationError({"player": f"{player} is already checked in."}) from None
         audit_record(
             actor=actor,
-            action=AuditAction.CHECKIN_CREATED,
+            action=ClubVerb.CHECKIN_CREATED,
             obj=checkin,
             club=session.club,
             data={
@@ -350,7 +292,7 @@ def checkins_create(
     if paid and not (actor is not None and actor.is_authenticated):
         raise PermissionDenied("Log in to take fees.")
     with transaction.atomic():
-        session = Session.objects.select_for_update().select_related("club").get(pk=session.pk)
+        session = lock_session(session.pk)
         session_require_open(session)
         present = set(session.checkins.values_list("player_id", flat=True))
         for player in players:
@@ -383,7 +325,7 @@ def checkins_create(
             ) from None
         audit_record_many(
             actor=actor,
-            action=AuditAction.CHECKIN_CREATED,
+            action=ClubVerb.CHECKIN_CREATED,
             club=session.club,
             entries=[
                 (
@@ -401,7 +343,7 @@ def checkins_create(
         if paid:
             audit_record_many(
                 actor=actor,
-                action=AuditAction.FEE_PAID,
+                action=ClubVerb.FEE_PAID,
                 club=session.club,
                 entries=[
                     (checkin, {"fee_cents": checkin.fee_cents, "player": checkin.player_id})
@@ -417,11 +359,8 @@ def checkin_undo(*, checkin: CheckIn, actor: AbstractBaseUser | None) -> None:
     A paid fee is recorded in the audit entry as handed back.
     """
     with transaction.atomic():
-        checkin = (
-            CheckIn.objects.select_for_update()
-            .select_related("session", "player")
-            .get(pk=checkin.pk)
-        )
+        lock_session(checkin.session_id)
+        checkin = locked(CheckIn.objects.select_related("session", "player")).get(pk=checkin.pk)
         session_require_open(checkin.session)
         if checkin.player.seats.filter(game__session=checkin.session).exists():
             raise ValidationError(
@@ -435,7 +374,7 @@ def checkin_undo(*, checkin: CheckIn, actor: AbstractBaseUser | None) -> None:
         }
         audit_record(
             actor=actor,
-            action=AuditAction.CHECKIN_UNDONE,
+            action=ClubVerb.CHECKIN_UNDONE,
             obj=checkin,
             club=checkin.session.club,
             data=data,
@@ -444,8 +383,10 @@ def checkin_undo(*, checkin: CheckIn, actor: AbstractBaseUser | None) -> None:
 
 
 def _lock_checkin(checkin: CheckIn) -> CheckIn:
-    """The check-in row, locked, in an open session (call inside a transaction)."""
-    checkin = CheckIn.objects.select_for_update().select_related("session").get(pk=checkin.pk)
+    """The check-in row, locked after its session, in an open session (call inside a
+    transaction)."""
+    lock_session(checkin.session_id)
+    checkin = locked(CheckIn.objects.select_related("session")).get(pk=checkin.pk)
     session_require_open(checkin.session)
     return checkin
 
@@ -461,7 +402,7 @@ def fee_mark_paid(*, checkin: CheckIn, actor: AbstractBaseUser) -> CheckIn:
         checkin.save(update_fields=["paid_at", "paid_by"])
         audit_record(
             actor=actor,
-            action=AuditAction.FEE_PAID,
+            action=ClubVerb.FEE_PAID,
             obj=checkin,
             club=checkin.session.club,
             data={"fee_cents": checkin.fee_cents, "player": checkin.player_id},
@@ -481,7 +422,7 @@ def fee_mark_unpaid(*, checkin: CheckIn, actor: AbstractBaseUser) -> CheckIn:
         checkin.save(update_fields=["paid_at", "paid_by"])
         audit_record(
             actor=actor,
-            action=AuditAction.FEE_UNPAID,
+            action=ClubVerb.FEE_UNPAID,
             obj=checkin,
             club=checkin.session.club,
             data={"fee_cents": checkin.fee_cents, "player": checkin.player_id, **before},

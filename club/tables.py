@@ -79,7 +79,7 @@ class AuditDataColumn(tables.Column):
 class AuditTable(tables.Table):
     created_at = tables.DateTimeColumn(verbose_name="When", format="Y-m-d H:i")
     actor = tables.Column(verbose_name="Who", default="system")
-    action = tables.Column(verbose_name="What")
+    action = tables.Column(verbose_name="What", accessor="get_action_display", order_by=("action",))
     object_repr = tables.Column(verbose_name="About")
     data = AuditDataColumn(verbose_name="Change", orderable=False)
 
@@ -91,7 +91,7 @@ class AuditTable(tables.Table):
 
 class SessionTable(tables.Table):
     date = tables.DateColumn(
-        format="D j M Y", linkify=("club:session", {"pk": tables.A("pk")}), verbose_name="Date"
+        format="D j M Y", linkify=("web:session", {"pk": tables.A("pk")}), verbose_name="Date"
     )
     state = tables.Column()
     players = tables.Column(verbose_name="Players", attrs={"td": {"class": "numeric"}})

@@ -60,9 +60,16 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_tables2",
     "django_filters",
+    # Pegboard's apps, in their layers (docs/architecture.md): each imports only those above it
+    # in this list. web syncs the role groups after migrate, so it comes after every app whose
+    # permissions it gives out.
     "club",
     "games",
     "scoring",
+    "money",
+    "standings",
+    "web",
+    "ops",
 ]
 
 MIDDLEWARE = [
@@ -88,7 +95,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-                "club.context_processors.pegboard",
+                "web.context_processors.pegboard",
             ],
         },
     },

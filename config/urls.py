@@ -1,4 +1,7 @@
-"""The site's URL map: the club pages, log in / log out, the admin, a health check."""
+"""The site's URL map: every app's pages, log in / log out, the admin, a health check.
+
+Addresses never change when code moves between apps: money's and web's session pages share
+/club/ with the club app, and the standings tables share /games/ with the games app."""
 
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
@@ -6,7 +9,7 @@ from django.http import HttpRequest, HttpResponse
 from django.urls import include, path
 from django.views.decorators.http import require_safe
 
-from club.views import HomeView
+from web.views import HomeView
 
 
 @require_safe
@@ -22,6 +25,9 @@ urlpatterns = [
     path("login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("club/", include("club.urls")),
+    path("club/", include("money.urls")),
+    path("club/", include("web.urls")),
+    path("games/", include("standings.urls")),
     path("games/", include("games.urls")),
     path("scoring/", include("scoring.urls")),
     path("admin/", admin.site.urls),

@@ -1,6 +1,23 @@
 from django.apps import AppConfig
 
+from club.roles import ORGANISERS, PLAYERS
+
 
 class GamesConfig(AppConfig):
     name = "games"
     verbose_name = "Games"
+    # What each role may do with rounds, games and results (web.roles builds the groups);
+    # object rules stay in the services: only at one's own table, only the other side's entry.
+    role_permissions = {
+        PLAYERS: (
+            "games.view_round",
+            "games.view_game",
+            "games.view_result",
+            "games.add_result",
+            "games.confirm_result",
+        ),
+        ORGANISERS: ("games.add_round", "games.change_round", "games.correct_result"),
+    }
+
+    def ready(self) -> None:
+        from games import audit  # noqa: F401 - registers the games app's audit verbs

@@ -13,7 +13,7 @@ class ResultForm(forms.Form):
     def __init__(self, *args, game: Game, sides: list[list[str]], **kwargs):
         super().__init__(*args, **kwargs)
         self.game = game
-        target = game.session.rules["game_target"]
+        target = game.session.house_rules.game_target
         for index, names in enumerate(sides):
             self.fields[f"side_{index}"] = forms.IntegerField(
                 label=" & ".join(names),

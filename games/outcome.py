@@ -1,6 +1,7 @@
-"""What a game's final scores mean: winner, skunks, game points and spread. Pure Python.
+"""What a game's final scores mean: winner, skunks, game points and spread. Pure Python: the
+house rules come as `club.rules.HouseRules`, a plain dataclass.
 
-Terms (DESIGN.md, "Scoring of a game"):
+Terms (docs/design.md, "Scoring of a game"):
 - side: one player (2- and 3-player games) or two partners (4-player games); sides are indexed
   in seat order.
 - target: 121 or 61; exactly one side reaches it, every other side is below it.
@@ -16,8 +17,10 @@ Terms (DESIGN.md, "Scoring of a game"):
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
+
+from club.rules import HouseRules
 
 
 class OutcomeError(ValueError):
@@ -53,12 +56,12 @@ class Outcome:
         return min(-side.spread for side in self.sides if not side.won)
 
 
-def game_outcome(scores: Sequence[int], *, rules: Mapping[str, int]) -> Outcome:
+def game_outcome(scores: Sequence[int], *, rules: HouseRules) -> Outcome:
     """The outcome of a finished game with these side scores under the session's `rules`.
 
     Raises OutcomeError, naming the side, when the scores cannot end a game.
     """
-    target = rules["game_target"]
+    target = rules.game_target
     if len(scores) not in (2, 3):
         raise OutcomeError(f"A game has 2 or 3 sides, not {len(scores)}.")
     for side, score in enumerate(scores):
@@ -85,14 +88,9 @@ def game_outcome(scores: Sequence[int], *, rules: Mapping[str, int]) -> Outcome:
         )
     winner = winners[0]
     losers = [side for side in range(len(scores)) if side != winner]
-    skunked = {side: scores[side] < rules["skunk_line"] for side in losers}
-    double = {side: scores[side] < rules["double_skunk_line"] for side in losers}
-    if any(double.values()):
-        win_points = rules["points_double_skunk_win"]
-    elif any(skunked.values()):
-        win_points = rules["points_skunk_win"]
-    else:
-        win_points = rules["points_win"]
+    skunked = {side: rules.is_skunked(scores[side]) for side in losers}
+    double = {side: rules.is_double_skunked(scores[side]) for side in losers}
+    win_points = rules.win_points(skunk=any(skunked.values()), double_skunk=any(double.values()))
     margins = {side: target - scores[side] for side in losers}
     sides = []
     for side, score in enumerate(scores):

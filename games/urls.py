@@ -1,4 +1,4 @@
-"""URLs of the games app."""
+"""URLs of the games app (the standings pages under /games/ are the standings app's)."""
 
 from django.urls import path
 
@@ -7,9 +7,6 @@ from games import views
 app_name = "games"
 
 urlpatterns = [
-    path("standings/", views.StandingsView.as_view(), name="standings"),
-    path("all-time/", views.AllTimeView.as_view(), name="all_time"),
-    path("players/<int:pk>/", views.PlayerPageView.as_view(), name="player"),
     path("sessions/<int:pk>/draw/", views.RoundDrawView.as_view(), name="round_draw"),
     path("rounds/<int:pk>/", views.RoundView.as_view(), name="round"),
     path("rounds/<int:pk>/print/", views.RoundPrintView.as_view(), name="round_print"),

@@ -1,5 +1,6 @@
 """Views of the games app: draw a round, the round page and its printable seating chart, swap
-seats, and the game page where results are entered, confirmed and corrected.
+seats, and the game page where results are entered, confirmed and corrected (apps above add
+their panels to the game page through `games.hooks`).
 
 Views stay thin: check a permission, validate a form, call one service, add a message, redirect.
 A form that fails renders its page again with the errors (status 400). Every lookup is within the
@@ -8,43 +9,20 @@ current club.
 
 from __future__ import annotations
 
-from datetime import MAXYEAR, MINYEAR
-
 from django.contrib import messages
 from django.contrib.auth.mixins import PermissionRequiredMixin
 from django.core.exceptions import ValidationError
-from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils import timezone
-from django.utils.safestring import mark_safe
-from django.views.generic import TemplateView, View
-from django_tables2 import SingleTableMixin
-from django_tables2.export import ExportMixin
+from django.views.generic import View
 
 from club.models import Player, Session
-from club.tables import SafeTableExport
-from club.views import (
-    ClubMixin,
-    PageMixin,
-    PublicReadMixin,
-    VisitorCacheMixin,
-    add_service_errors,
-)
+from club.web import ClubMixin, PageMixin, add_service_errors
 from games import services
-from games.charts import Point, bar_chart_svg, line_chart_svg
 from games.forms import CorrectionForm, ResultForm, SwapForm
+from games.hooks import game_panels
 from games.models import Game, Result, ResultState, Round
-from games.selectors import (
-    all_time_standings,
-    club_records,
-    club_seasons,
-    game_history,
-    player_season,
-    season_standings,
-)
-from games.tables import SeasonStandingTable
-from scoring.selectors import game_claims
+from games.selectors import game_history
 
 
 class RoundDrawView(PermissionRequiredMixin, ClubMixin, View):
@@ -57,7 +35,7 @@ class RoundDrawView(PermissionRequiredMixin, ClubMixin, View):
         except ValidationError as error:
             for message in error.messages:
                 messages.error(request, message)
-            return redirect(reverse("club:session", args=[session.pk]) + "#rounds")
+            return redirect(reverse("web:session", args=[session.pk]) + "#rounds")
         messages.success(request, f"Round {round_.number} drawn: {round_.games.count()} tables.")
         return redirect("games:round", pk=round_.pk)
 
@@ -172,8 +150,7 @@ class GameMixin(PageMixin, PermissionRequiredMixin, ClubMixin):
             "history": history,
             "current": current,
             "sides": self.sides(),
-            "claims": game_claims(game),
-            "can_claim": open_ and (seated or organiser) and user.has_perm("scoring.add_claim"),
+            "panels": game_panels(self.request, game),
         }
         confirmed = current is not None and current.state == ResultState.CONFIRMED
         if open_ and not confirmed and (seated or organiser) and user.has_perm("games.add_result"):
@@ -255,100 +232,3 @@ class ResultCorrectView(GameMixin, View):
                 messages.success(request, "Result corrected; the earlier version is kept below.")
                 return self.back()
         return self.render_page(status=400, correction_form=form)
-
-
-class SeasonMixin(PublicReadMixin, ClubMixin):
-    """Standings pages: public when the club publishes them; `?season=` picks the season."""
-
-    permission_required = "club.view_session"
-
-    def seasons(self) -> list[int]:
-        if not hasattr(self, "_seasons"):
-            self._seasons = club_seasons(self.club)
-        return self._seasons
-
-    def season(self) -> int:
-        seasons = self.seasons()
-        default = seasons[0] if seasons else self.club.season_of(timezone.localdate())
-        try:
-            season = int(self.request.GET.get("season", default))
-        except ValueError:
-            raise Http404("Pick a season from the list.") from None
-        # Before the first session no season is listed: a year no date can have is still a 404.
-        if (seasons and season not in seasons) or not MINYEAR <= season < MAXYEAR:
-            raise Http404("The club has no such season.")
-        return season
-
-
-class StandingsView(VisitorCacheMixin, SeasonMixin, ExportMixin, SingleTableMixin, TemplateView):
-    template_name = "games/standings.html"
-    table_class = SeasonStandingTable
-    table_pagination = False
-    export_formats = ("csv",)
-    export_class = SafeTableExport
-
-    def get_export_filename(self, export_format):
-        return f"standings-{self.season()}.{export_format}"
-
-    def get_table_data(self):
-        return season_standings(self.club, self.season())
-
-    def get_context_data(self, **kwargs):
-        return super().get_context_data(
-            season=self.season(), seasons=self.seasons(), best=self.club.best_sessions, **kwargs
-        )
-
-
-class AllTimeView(VisitorCacheMixin, SeasonMixin, ExportMixin, SingleTableMixin, TemplateView):
-    template_name = "games/all_time.html"
-    table_class = SeasonStandingTable
-    table_pagination = False
-    export_formats = ("csv",)
-    export_class = SafeTableExport
-    export_name = "all-time"
-
-    def get_table_data(self):
-        if not hasattr(self, "standings"):
-            self.standings = all_time_standings(self.club)
-        return self.standings
-
-    def get_context_data(self, **kwargs):
-        records = club_records(self.club, standings=self.get_table_data())
-        return super().get_context_data(records=records, **kwargs)
-
-
-class PlayerPageView(VisitorCacheMixin, SeasonMixin, TemplateView):
-    template_name = "games/player.html"
-
-    def get_context_data(self, **kwargs):
-        player = get_object_or_404(Player, pk=self.kwargs["pk"], club=self.club)
-        season = self.season()
-        data = player_season(self.club, player, season)
-        points = [
-            Point(label=f"{day:%-d %b}", value=value) for day, value in data.points_by_session
-        ]
-        ranks = [Point(label=f"{day:%-d %b}", value=rank) for day, rank in data.rank_by_session]
-        return super().get_context_data(
-            player=player,
-            season=season,
-            seasons=self.seasons(),
-            data=data,
-            points_chart=mark_safe(  # noqa: S308 - games.charts escapes every text it draws
-                bar_chart_svg(
-                    points=points,
-                    title=f"{player.display_name}: game points per session, {season}",
-                    y_label="Game points",
-                )
-            ),
-            rank_chart=mark_safe(  # noqa: S308 - games.charts escapes every text it draws
-                line_chart_svg(
-                    points=ranks,
-                    title=f"{player.display_name}: rank in the season after each session",
-                    y_label="Rank",
-                    invert_y=True,
-                    y_min=1,
-                    y_max=max(data.players, 2),
-                )
-            ),
-            **kwargs,
-        )

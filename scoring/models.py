@@ -1,4 +1,4 @@
-"""Claims, outcomes, disputes and rulings (DESIGN.md, "Claims, muggins and disputes").
+"""Claims, outcomes, disputes and rulings (docs/design.md, "Claims, muggins and disputes").
 
 Terms:
 - claim: what a player announced at a game: a hand, a crib, his heels or a play (the points for

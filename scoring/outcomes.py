@@ -1,11 +1,11 @@
 """What a claim is worth to each side: exact, over-claim, under-claim, muggins. Pure Python.
 
-Terms (DESIGN.md, "Claims, muggins and disputes"):
+Terms (docs/design.md, "Claims, muggins and disputes"):
 - claimed / true: the points announced and the engine's count; overlooked = true - claimed when
   positive.
 - exact: claimed = true; the claimant scores it.
 - over-claim: claimed > true; the claimant is corrected to the true count (hoyle.txt, "Errors in
-  scoring": a player who pegs too many is set back; DESIGN.md: "corrected to the true count").
+  scoring": a player who pegs too many is set back; docs/design.md: "corrected to the true count").
 - under-claim with muggins off: the claimant scores what they claimed; the overlooked points are
   lost, nobody takes them.
 - under-claim with muggins on: the claimant scores what they claimed; an opponent who calls

@@ -15,11 +15,14 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from club.models import AuditAction, Player
-from club.services import audit_record, passes, session_require_open, standings_changed
+from club.audit import audit_record
+from club.locking import locked
+from club.models import Player
+from club.services import passes, standings_changed
 from games.models import Game, ResultSource, ResultState, Seat
 from games.outcome import OutcomeError, game_outcome
-from games.services import result_correct
+from games.services import lock_game, result_correct
+from scoring.audit import ScoringVerb
 from scoring.engine import (
     ENGINE_VERSION,
     ScoringError,
@@ -155,12 +158,6 @@ def is_impossible(kind: str, claimed: int) -> bool:
 # --- Helpers --------------------------------------------------------------------------------------
 
 
-def _lock_game(game: Game) -> Game:
-    game = Game.objects.select_for_update().select_related("session__club").get(pk=game.pk)
-    session_require_open(game.session)
-    return game
-
-
 def _seat(game: Game, player: Player) -> Seat | None:
     return Seat.objects.filter(game=game, player=player).first()
 
@@ -191,7 +188,7 @@ def _write_outcome(claim: Claim, actor, *, club) -> Outcome:
         claimed=claim.claimed_points,
         true=claim.true_points,
         claimant_side=claim.claimant_side,
-        muggins=game.session.rules["muggins"],
+        muggins=game.session.house_rules.muggins,
         caller_side=caller_side,
         called=claim.muggins_points,
     )
@@ -205,7 +202,7 @@ def _write_outcome(claim: Claim, actor, *, club) -> Outcome:
     )
     audit_record(
         actor=actor,
-        action=AuditAction.OUTCOME_COMPUTED,
+        action=ScoringVerb.OUTCOME_COMPUTED,
         obj=outcome,
         club=club,
         data={"claim": claim.pk, "kind": outcome.kind, "points": outcome.points},
@@ -234,7 +231,7 @@ def claim_file(
     field, nothing saved.
     """
     with transaction.atomic():
-        game = _lock_game(game)
+        game = lock_game(game)
         if _actor_seat(game, actor) is None and not actor.has_perm(ORGANISER_PERMISSION):
             raise PermissionDenied("Only the players at this table or an organiser file claims.")
         claimant_seat = _seat(game, claimant)
@@ -276,7 +273,7 @@ def claim_file(
         standings_changed(game.session.club_id)  # the records list the big hands
         audit_record(
             actor=actor,
-            action=AuditAction.CLAIM_FILED,
+            action=ScoringVerb.CLAIM_FILED,
             obj=claim,
             club=game.session.club,
             data={
@@ -297,9 +294,9 @@ def claim_file(
 def muggins_call(*, claim: Claim, actor: AbstractBaseUser, caller: Player, points: int) -> Outcome:
     """An opponent calls "muggins for N": a new outcome (ACC rule 10 for a wrong call)."""
     with transaction.atomic():
-        game = _lock_game(claim.game)
-        claim = Claim.objects.select_for_update().get(pk=claim.pk)
-        if not game.session.rules["muggins"]:
+        game = lock_game(claim.game)
+        claim = locked(Claim.objects.all()).get(pk=claim.pk)
+        if not game.session.house_rules.muggins:
             raise ValidationError("This session is played without muggins.")
         if claim.muggins_caller_id:
             raise ValidationError(f"{claim.muggins_caller} already called muggins on this claim.")
@@ -321,7 +318,7 @@ def muggins_call(*, claim: Claim, actor: AbstractBaseUser, caller: Player, point
         claim.save(update_fields=["muggins_caller", "muggins_points", "muggins_called_at"])
         audit_record(
             actor=actor,
-            action=AuditAction.MUGGINS_CALLED,
+            action=ScoringVerb.MUGGINS_CALLED,
             obj=claim,
             club=game.session.club,
             data={"claim": claim.pk, "caller": caller.pk, "points": points},
@@ -344,7 +341,7 @@ def dispute_open(*, claim: Claim, actor: AbstractBaseUser, statement: str) -> Di
     """A player of the game does not accept the outcome: the claim goes to the judges."""
     statement = (statement or "").strip()
     with transaction.atomic():
-        game = _lock_game(claim.game)
+        game = lock_game(claim.game)
         player = _party(game, actor)
         if Dispute.objects.filter(claim=claim).exists():
             raise ValidationError("This claim is already disputed.")
@@ -355,7 +352,7 @@ def dispute_open(*, claim: Claim, actor: AbstractBaseUser, statement: str) -> Di
         dispute.save()
         audit_record(
             actor=actor,
-            action=AuditAction.DISPUTE_OPENED,
+            action=ScoringVerb.DISPUTE_OPENED,
             obj=dispute,
             club=game.session.club,
             data={"claim": claim.pk, "statement": statement},
@@ -397,8 +394,9 @@ def dispute_rule(
     """
     reason = (reason or "").strip()
     with transaction.atomic():
-        game = _lock_game(dispute.claim.game)
-        dispute = Dispute.objects.select_for_update().select_related("claim").get(pk=dispute.pk)
+        game = lock_game(dispute.claim.game)
+        locked(Claim.objects.all()).get(pk=dispute.claim_id)
+        dispute = locked(Dispute.objects.select_related("claim")).get(pk=dispute.pk)
         _check_judge(dispute, actor)
         claim = dispute.claim
         engine_points = {int(k): v for k, v in current_outcome(claim).points.items()}
@@ -434,7 +432,7 @@ def dispute_rule(
         dispute.save(update_fields=["state"])
         audit_record(
             actor=actor,
-            action=AuditAction.DISPUTE_RULED,
+            action=ScoringVerb.DISPUTE_RULED,
             obj=ruling,
             club=game.session.club,
             data={
@@ -457,14 +455,15 @@ def _apply_to_result(game, before, after, actor, claim, level):
     current = game.results.exclude(state=ResultState.SUPERSEDED).first()
     if current is None or current.state != ResultState.CONFIRMED:
         return None, "No confirmed result yet: the scores entered must include this ruling."
-    target = game.session.rules["game_target"]
+    rules = game.session.house_rules
     scores = [
-        max(0, min(target, score + delta.get(side, 0))) for side, score in enumerate(current.scores)
+        max(0, min(rules.game_target, score + delta.get(side, 0)))
+        for side, score in enumerate(current.scores)
     ]
     if scores == current.scores:
         return None, "The recorded scores do not change (the winner is already at the target)."
     try:
-        game_outcome(scores, rules=game.session.rules)
+        game_outcome(scores, rules=rules)
     except OutcomeError as error:
         return None, f"The recorded scores could not move ({error}); an organiser corrects them."
     which = "appeal ruling" if level == 2 else "ruling"
@@ -482,8 +481,9 @@ def dispute_appeal(*, dispute: Dispute, actor: AbstractBaseUser, statement: str)
     """A party appeals a first ruling, once; a different judge then rules, finally."""
     statement = (statement or "").strip()
     with transaction.atomic():
-        game = _lock_game(dispute.claim.game)
-        dispute = Dispute.objects.select_for_update().get(pk=dispute.pk)
+        game = lock_game(dispute.claim.game)
+        locked(Claim.objects.all()).get(pk=dispute.claim_id)
+        dispute = locked(Dispute.objects.all()).get(pk=dispute.pk)
         player = _party(game, actor)
         if dispute.state != DisputeState.RULED:
             raise ValidationError(
@@ -500,7 +500,7 @@ def dispute_appeal(*, dispute: Dispute, actor: AbstractBaseUser, statement: str)
         dispute.save(update_fields=["state", "appealed_by", "appeal_statement", "appealed_at"])
         audit_record(
             actor=actor,
-            action=AuditAction.DISPUTE_APPEALED,
+            action=ScoringVerb.DISPUTE_APPEALED,
             obj=dispute,
             club=game.session.club,
             data={"dispute": dispute.pk, "statement": statement},

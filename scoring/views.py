@@ -12,13 +12,13 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.generic import TemplateView, View
 
 from club.models import Player, Session
-from club.views import ClubMixin, PageMixin, add_service_errors
+from club.web import ClubMixin, PageMixin, add_service_errors
 from games.models import Game
 from scoring import services
 from scoring.engine import DECK, SUITS
 from scoring.forms import ClaimForm, HandCounterForm, MugginsForm, RulingForm, StatementForm
 from scoring.models import Claim, Dispute, DisputeState, RulingDecision
-from scoring.selectors import judges_queue, session_claims
+from scoring.selectors import game_claims, judges_queue, session_claims
 
 FRAGMENT_HEADER = "fetch"
 
@@ -42,6 +42,19 @@ class HandCounterView(TemplateView):
         context["counted"] = form.counted if asked and form.is_valid() else None
         context["suits"] = [[card for card in DECK if card.suit == suit] for suit in SUITS]
         return context
+
+
+def game_claims_panel(request, game: Game) -> dict:
+    """The game page's claims panel (registered with games.hooks in ScoringConfig.ready)."""
+    user = request.user
+    seated = user.is_authenticated and game.seats.filter(player__user=user).exists()
+    organiser = user.has_perm(services.ORGANISER_PERMISSION)
+    return {
+        "claims": game_claims(game),
+        "can_claim": game.session.is_open
+        and (seated or organiser)
+        and user.has_perm("scoring.add_claim"),
+    }
 
 
 class GameClaimMixin(PermissionRequiredMixin, ClubMixin):
@@ -159,7 +172,7 @@ class ClaimMixin(PageMixin, GameClaimMixin):
         }
         muggins_open = (
             open_session
-            and game.session.rules["muggins"]
+            and game.session.house_rules.muggins
             and not claim.muggins_caller_id
             and dispute is None
             and (organiser or (seat is not None and seat.side != claim.claimant_side))

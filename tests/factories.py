@@ -6,14 +6,13 @@ Terms: `UserFactory(role="organisers")` makes a user in that role group (see clu
 import datetime as dt
 
 import factory
-from django.apps import apps as django_apps
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.utils import timezone
 
 from club.models import CheckIn, Club, Player, Session, SessionState
-from club.roles import sync_roles
 from games.models import Game, Result, ResultLine, ResultState, Round, Seat, TableKind
+from web.roles import sync_roles
 
 PASSWORD = "test-password-123"
 
@@ -42,7 +41,7 @@ class UserFactory(factory.django.DjangoModelFactory):
         if create and extracted:
             if not Group.objects.filter(name=extracted).exists():
                 # A transactional test's flush removed what the data migration made.
-                sync_roles(django_apps)
+                sync_roles()
             self.groups.add(Group.objects.get(name=extracted))
 
 
@@ -60,7 +59,7 @@ class SessionFactory(factory.django.DjangoModelFactory):
 
     club = factory.SubFactory(ClubFactory)
     date = factory.Sequence(lambda n: dt.date(2026, 1, 1) + dt.timedelta(days=7 * n))
-    rules = factory.LazyAttribute(lambda session: session.club.house_rules())
+    rules = factory.LazyAttribute(lambda session: session.club.house_rules.snapshot())
 
     class Params:
         settled = factory.Trait(state=SessionState.SETTLED)

@@ -10,9 +10,11 @@ from django.core.management import call_command
 from playwright.sync_api import expect
 
 from club import services as club_services
-from club.models import Club, Pot
-from club.selectors import next_session_date, pot_balances
+from club.models import Club
+from club.selectors import next_session_date
 from games import services as game_services
+from money.models import Pot
+from money.selectors import pot_balances
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -6,7 +6,8 @@ from django.contrib import admin
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
-from club.models import AuditAction, AuditEntry, Club
+from club.audit import ClubVerb
+from club.models import AuditEntry, Club
 from tests.factories import CheckInFactory, ResultLineFactory, SeatFactory
 
 pytestmark = pytest.mark.django_db
@@ -48,5 +49,5 @@ def test_editing_a_club_in_the_admin_goes_through_the_service(superuser_client):
     response = superuser_client.post(url, data)
     assert response.status_code == 302, response.context["adminform"].form.errors
     assert Club.objects.get(pk=club.pk).entry_fee_cents == 40
-    entry = AuditEntry.objects.get(action=AuditAction.CLUB_RULES_CHANGED)
+    entry = AuditEntry.objects.get(action=ClubVerb.CLUB_RULES_CHANGED)
     assert entry.data["entry_fee_cents"] == {"before": 25, "after": 40}

@@ -3,8 +3,8 @@
 import pytest
 from django.contrib.auth import get_user_model
 
-from club.models import AuditAction, AuditEntry
-from club.services import audit_record
+from club.audit import ClubVerb, audit_record
+from club.models import AuditEntry
 from tests.factories import ClubFactory
 
 pytestmark = pytest.mark.django_db
@@ -14,13 +14,13 @@ pytestmark = pytest.mark.django_db
 def entry():
     club = ClubFactory()
     return audit_record(
-        actor=None, action=AuditAction.CLUB_RULES_CHANGED, obj=club, club=club, data={"x": 1}
+        actor=None, action=ClubVerb.CLUB_RULES_CHANGED, obj=club, club=club, data={"x": 1}
     )
 
 
 def test_record_writes_who_what_and_the_object(entry):
     stored = AuditEntry.objects.get(pk=entry.pk)
-    assert stored.action == AuditAction.CLUB_RULES_CHANGED
+    assert stored.action == ClubVerb.CLUB_RULES_CHANGED
     assert stored.content_type.model == "club"
     assert stored.object_id == str(stored.club_id)
     assert stored.data == {"x": 1}

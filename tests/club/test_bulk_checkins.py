@@ -12,7 +12,8 @@ from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import PermissionDenied, ValidationError
 
 from club import services
-from club.models import AuditAction, AuditEntry, CheckIn, Session, SessionState
+from club.audit import ClubVerb
+from club.models import AuditEntry, CheckIn, Session, SessionState
 from games.services import round_draw
 from tests.factories import ClubFactory, PlayerFactory, UserFactory
 
@@ -77,22 +78,22 @@ def test_everyone_is_checked_in_with_the_sessions_fee(session, organiser, paid):
             assert row.is_paid and row.paid_by == organiser and row.paid_at is not None
         else:
             assert not row.is_paid and row.paid_by is None and row.paid_at is None
-    assert len(entries(AuditAction.CHECKIN_CREATED)) == 5
-    assert len(entries(AuditAction.FEE_PAID)) == (5 if paid else 0)
+    assert len(entries(ClubVerb.CHECKIN_CREATED)) == 5
+    assert len(entries(ClubVerb.FEE_PAID)) == (5 if paid else 0)
 
 
 def test_the_audit_entries_are_the_ones_the_single_call_services_write(session, organiser):
     single_player, *arrivals = players(session.club, 4)
     single = services.checkin_create(session=session, actor=organiser, player=single_player)
     services.fee_mark_paid(checkin=single, actor=organiser)
-    [single_checkin_entry] = entries(AuditAction.CHECKIN_CREATED)
-    [single_fee_entry] = entries(AuditAction.FEE_PAID)
+    [single_checkin_entry] = entries(ClubVerb.CHECKIN_CREATED)
+    [single_fee_entry] = entries(ClubVerb.FEE_PAID)
 
     made = services.checkins_create(session=session, actor=organiser, players=arrivals, paid=True)
 
     by_object = {str(checkin.pk): checkin for checkin in made}
-    checkin_entries = entries(AuditAction.CHECKIN_CREATED, exclude=[single_checkin_entry.pk])
-    fee_entries = entries(AuditAction.FEE_PAID, exclude=[single_fee_entry.pk])
+    checkin_entries = entries(ClubVerb.CHECKIN_CREATED, exclude=[single_checkin_entry.pk])
+    fee_entries = entries(ClubVerb.FEE_PAID, exclude=[single_fee_entry.pk])
     assert sorted(e.object_id for e in checkin_entries) == sorted(by_object)
     assert sorted(e.object_id for e in fee_entries) == sorted(by_object)
     expected_checkin = entry_shape(single_checkin_entry, single)
@@ -109,7 +110,7 @@ def test_an_empty_list_checks_nobody_in(session, organiser):
     assert services.checkins_create(session=session, actor=organiser, players=[]) == []
 
     assert not CheckIn.objects.exists()
-    assert not entries(AuditAction.CHECKIN_CREATED)
+    assert not entries(ClubVerb.CHECKIN_CREATED)
 
 
 def test_taking_fees_needs_a_login(session):
@@ -182,7 +183,7 @@ def test_late_arrivals_join_from_the_next_round(session, organiser):
     assert [checkin.from_round for checkin in made] == [3, 3]
     assert CheckIn.objects.get(pk=made[0].pk).from_round == 3
     audited = AuditEntry.objects.filter(
-        action=AuditAction.CHECKIN_CREATED, object_id__in=[str(c.pk) for c in made]
+        action=ClubVerb.CHECKIN_CREATED, object_id__in=[str(c.pk) for c in made]
     )
     assert [entry.data["from_round"] for entry in audited] == [3, 3]
     third = round_draw(session=session, actor=organiser, seed=3)

@@ -1,4 +1,4 @@
-"""House rules: defaults as DESIGN.md writes them, and each bad value is a field error."""
+"""House rules: defaults as docs/design.md writes them, and each bad value is a field error."""
 
 import datetime as dt
 
@@ -14,7 +14,7 @@ pytestmark = pytest.mark.django_db
 
 def test_defaults_are_the_design_house_rules():
     club = Club(name="New", slug="new")
-    assert club.house_rules() == {
+    assert club.house_rules.snapshot() == {
         "game_target": 121,
         "entry_fee_cents": 25,
         "payout_coin_cents": 25,
@@ -97,7 +97,7 @@ def test_place_weights_read(text, expected):
 
 @pytest.mark.parametrize(("players", "places"), [(1, 1), (4, 1), (5, 2), (8, 2), (13, 4), (16, 4)])
 def test_paid_places_one_in_four_rounded_up(players, places):
-    assert Club(players_per_paid_place=4).paid_places(players) == places
+    assert Club(players_per_paid_place=4).house_rules.paid_places(players) == places
 
 
 def test_database_refuses_a_target_that_is_not_61_or_121():

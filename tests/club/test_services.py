@@ -6,7 +6,8 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from club import services
-from club.models import AuditAction, AuditEntry, Club, Player
+from club.audit import ClubVerb
+from club.models import AuditEntry, Club, Player
 from tests.factories import ClubFactory, PlayerFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -18,7 +19,7 @@ def test_rules_change_is_saved_and_audited_with_before_and_after():
     services.club_update_rules(club=club, actor=actor, entry_fee_cents=50, muggins=False)
     club.refresh_from_db()
     assert (club.entry_fee_cents, club.muggins) == (50, False)
-    entry = AuditEntry.objects.get(action=AuditAction.CLUB_RULES_CHANGED)
+    entry = AuditEntry.objects.get(action=ClubVerb.CLUB_RULES_CHANGED)
     assert entry.actor == actor
     assert entry.club == club
     assert entry.data == {
@@ -30,7 +31,7 @@ def test_rules_change_is_saved_and_audited_with_before_and_after():
 def test_rules_change_with_nothing_different_writes_no_entry():
     club = ClubFactory()
     services.club_update_rules(club=club, actor=None, entry_fee_cents=25)
-    assert not AuditEntry.objects.filter(action=AuditAction.CLUB_RULES_CHANGED).exists()
+    assert not AuditEntry.objects.filter(action=ClubVerb.CLUB_RULES_CHANGED).exists()
 
 
 def test_bad_rules_change_saves_nothing():
@@ -54,12 +55,12 @@ def test_player_create_and_update_are_audited():
         club=club, actor=actor, display_name="  Ned   Novak ", joined=dt.date(2025, 1, 2)
     )
     assert player.display_name == "Ned Novak"
-    created = AuditEntry.objects.get(action=AuditAction.PLAYER_CREATED)
+    created = AuditEntry.objects.get(action=ClubVerb.PLAYER_CREATED)
     assert created.data["display_name"] == "Ned Novak"
     assert created.data["joined"] == "2025-01-02"
 
     services.player_update(player=player, actor=actor, active=False, nickname="Ned")
-    changed = AuditEntry.objects.get(action=AuditAction.PLAYER_CHANGED)
+    changed = AuditEntry.objects.get(action=ClubVerb.PLAYER_CHANGED)
     assert changed.data == {
         "active": {"before": True, "after": False},
         "nickname": {"before": "", "after": "Ned"},
@@ -73,7 +74,7 @@ def test_player_name_clash_is_a_field_error_and_saves_nothing():
         services.player_create(club=club, actor=None, display_name="GAIL GRANT")
     assert "display_name" in caught.value.message_dict
     assert Player.objects.filter(club=club).count() == 1
-    assert not AuditEntry.objects.filter(action=AuditAction.PLAYER_CREATED).exists()
+    assert not AuditEntry.objects.filter(action=ClubVerb.PLAYER_CREATED).exists()
 
 
 def test_one_login_is_one_player_per_club():

@@ -12,7 +12,8 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
 from club import services
-from club.models import AuditAction, AuditEntry, CheckIn, Club, Player, Session, SessionState
+from club.audit import ClubVerb
+from club.models import AuditEntry, CheckIn, Club, Player, Session, SessionState
 from club.selectors import club_sessions, next_session_date, session_fee_totals
 from games.models import Seat
 from games.services import round_draw
@@ -55,7 +56,7 @@ def settle(session):
 def test_session_open_snapshots_the_house_rules_and_is_audited():
     club = ClubFactory()
     actor = organiser()
-    rules_then = club.house_rules()
+    rules_then = club.house_rules.snapshot()
 
     session = open_session(club, actor)
 
@@ -64,7 +65,7 @@ def test_session_open_snapshots_the_house_rules_and_is_audited():
     assert session.state == SessionState.OPEN
     assert session.opened_by == actor
     assert session.starts_at == club.session_start
-    [entry] = audits(AuditAction.SESSION_OPENED)
+    [entry] = audits(ClubVerb.SESSION_OPENED)
     assert (entry.actor, entry.club, entry.object_id) == (actor, club, str(session.pk))
     assert entry.data["date"] == "2026-03-05"
     assert entry.data["rules"] == rules_then
@@ -95,7 +96,7 @@ def test_later_rule_edits_do_not_change_an_opened_session():
     later = open_session(club, actor, date=THURSDAY + dt.timedelta(days=7))
     later.refresh_from_db()
     club.refresh_from_db()
-    assert later.rules == club.house_rules()
+    assert later.rules == club.house_rules.snapshot()
     assert (later.game_target, later.fee_cents) == (61, 50)
 
 
@@ -110,7 +111,7 @@ def test_second_session_on_the_same_date_is_refused_and_writes_nothing():
     assert "date" in caught.value.message_dict
     assert "already a session" in caught.value.message_dict["date"][0]
     assert list(Session.objects.filter(club=club)) == [first]
-    assert len(audits(AuditAction.SESSION_OPENED)) == 1
+    assert len(audits(ClubVerb.SESSION_OPENED)) == 1
 
 
 def test_another_club_may_meet_on_the_same_date():
@@ -154,7 +155,7 @@ def test_check_in_owes_the_fee_of_the_session_snapshot():
     checkin.refresh_from_db()
     assert checkin.fee_cents == 30
     assert (checkin.from_round, checkin.checked_in_by, checkin.paid_at) == (1, actor, None)
-    [entry] = audits(AuditAction.CHECKIN_CREATED)
+    [entry] = audits(ClubVerb.CHECKIN_CREATED)
     assert entry.actor == actor
     assert entry.data == {
         "session": session.pk,
@@ -176,7 +177,7 @@ def test_checking_in_twice_is_a_friendly_error_on_player_and_one_row():
 
     assert caught.value.message_dict["player"] == ["Gail Grant is already checked in."]
     assert CheckIn.objects.filter(session=session, player=player).count() == 1
-    assert len(audits(AuditAction.CHECKIN_CREATED)) == 1
+    assert len(audits(ClubVerb.CHECKIN_CREATED)) == 1
 
 
 def test_one_check_in_per_player_per_session_is_a_database_constraint():
@@ -197,10 +198,10 @@ def test_new_player_is_added_and_checked_in_in_one_step():
     assert player.display_name == "Ned Novak"
     assert checkin.player == player
     assert CheckIn.objects.get(session=session).player == player
-    created = AuditEntry.objects.exclude(action=AuditAction.SESSION_OPENED)
+    created = AuditEntry.objects.exclude(action=ClubVerb.SESSION_OPENED)
     assert sorted(entry.action for entry in created) == [
-        AuditAction.CHECKIN_CREATED,
-        AuditAction.PLAYER_CREATED,
+        ClubVerb.CHECKIN_CREATED,
+        ClubVerb.PLAYER_CREATED,
     ]
     assert all(entry.actor == actor for entry in created)
 
@@ -217,7 +218,7 @@ def test_new_player_whose_name_is_taken_writes_nothing():
     assert "display_name" in caught.value.message_dict
     assert Player.objects.filter(club=club).count() == 1
     assert not CheckIn.objects.exists()
-    assert AuditEntry.objects.exclude(action=AuditAction.SESSION_OPENED).count() == 0
+    assert AuditEntry.objects.exclude(action=ClubVerb.SESSION_OPENED).count() == 0
 
 
 @pytest.mark.parametrize("kwargs", [{}, {"player": "existing", "new_player_name": "Someone"}])
@@ -242,7 +243,7 @@ def test_late_arrival_after_round_one_is_drawn_joins_from_round_two():
     assert [checkin.from_round for checkin in early] == [1, 1]
     assert late.from_round == 2
     assert CheckIn.objects.get(pk=late.pk).from_round == 2
-    assert audits(AuditAction.CHECKIN_CREATED)[0].data["from_round"] == 2
+    assert audits(ClubVerb.CHECKIN_CREATED)[0].data["from_round"] == 2
     assert not Seat.objects.filter(round=first_round, player=late.player).exists()
     second_round = round_draw(session=session, actor=actor, seed=2)
     assert Seat.objects.filter(round=second_round, player=late.player).count() == 1
@@ -263,7 +264,7 @@ def test_check_in_of_an_inactive_or_foreign_player_is_refused(who):
 
     assert str(player) in caught.value.message_dict["player"][0]
     assert not CheckIn.objects.exists()
-    assert not audits(AuditAction.CHECKIN_CREATED)
+    assert not audits(ClubVerb.CHECKIN_CREATED)
 
 
 # --- Fees ----------------------------------------------------------------------------------------
@@ -282,7 +283,7 @@ def test_mark_paid_records_who_took_the_money_and_when():
     assert checkin.is_paid
     assert checkin.paid_by == treasurer
     assert checkin.paid_at is not None
-    [entry] = audits(AuditAction.FEE_PAID)
+    [entry] = audits(ClubVerb.FEE_PAID)
     assert entry.actor == treasurer
     assert entry.object_id == str(checkin.pk)
     assert entry.data == {"fee_cents": 25, "player": checkin.player_id}
@@ -300,7 +301,7 @@ def test_mark_paid_twice_is_one_payment_and_one_audit_row():
 
     checkin.refresh_from_db()
     assert (checkin.paid_by, checkin.paid_at) == (first_taker, paid_at)
-    assert len(audits(AuditAction.FEE_PAID)) == 1
+    assert len(audits(ClubVerb.FEE_PAID)) == 1
     assert session_fee_totals(session).collected_cents == 25
 
 
@@ -316,7 +317,7 @@ def test_mark_unpaid_reverses_a_payment_once():
 
     checkin.refresh_from_db()
     assert (checkin.paid_at, checkin.paid_by) == (None, None)
-    [entry] = audits(AuditAction.FEE_UNPAID)
+    [entry] = audits(ClubVerb.FEE_UNPAID)
     assert entry.data["fee_cents"] == 25
     assert entry.data["paid_by"] == actor.pk
     assert entry.data["paid_at"]
@@ -401,7 +402,7 @@ def test_undo_before_any_game_removes_the_check_in_and_logs_the_fee(paid, return
     services.checkin_undo(checkin=checkin, actor=actor)
 
     assert not CheckIn.objects.filter(pk=checkin.pk).exists()
-    [entry] = audits(AuditAction.CHECKIN_UNDONE)
+    [entry] = audits(ClubVerb.CHECKIN_UNDONE)
     assert entry.actor == actor
     assert entry.data == {
         "session": session.pk,
@@ -424,7 +425,7 @@ def test_undo_is_refused_once_the_player_is_seated_in_a_drawn_round():
 
     assert "already has a game" in caught.value.messages[0]
     assert CheckIn.objects.filter(session=session).count() == 2
-    assert not audits(AuditAction.CHECKIN_UNDONE)
+    assert not audits(ClubVerb.CHECKIN_UNDONE)
 
 
 def test_undo_of_a_late_arrival_not_yet_seated_is_allowed():
@@ -438,7 +439,7 @@ def test_undo_of_a_late_arrival_not_yet_seated_is_allowed():
     services.checkin_undo(checkin=late, actor=actor)
 
     assert CheckIn.objects.filter(session=session).count() == 2
-    assert len(audits(AuditAction.CHECKIN_UNDONE)) == 1
+    assert len(audits(ClubVerb.CHECKIN_UNDONE)) == 1
 
 
 # --- A settled session is locked -----------------------------------------------------------------

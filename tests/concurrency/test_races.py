@@ -24,21 +24,14 @@ from django.test import Client
 from django.urls import reverse
 
 from club import services as club_services
-from club.models import (
-    AuditAction,
-    AuditEntry,
-    CheckIn,
-    LedgerEntry,
-    LedgerKind,
-    Payout,
-    Player,
-    Pot,
-    SessionState,
-    Settlement,
-)
-from club.settlement import session_settle
+from club.audit import ClubVerb
+from club.models import AuditEntry, CheckIn, Player, SessionState
 from games import services as game_services
+from games.audit import GameVerb
 from games.models import Result, ResultLine, ResultState
+from money.audit import MoneyVerb
+from money.models import LedgerEntry, LedgerKind, Payout, Pot, Settlement
+from money.services import session_settle
 from tests.builders import run_session
 from tests.factories import ClubFactory, PlayerFactory, UserFactory
 
@@ -156,7 +149,7 @@ def test_two_organisers_enter_then_two_confirm_one_game_at_once():
         draft = results[-1]
         assert draft.state == ResultState.DRAFT
         assert draft.scores == scores[draft.entered_by_id]
-        entries = audits(AuditAction.RESULT_ENTERED, club, data__game=game.pk)
+        entries = audits(GameVerb.RESULT_ENTERED, club, data__game=game.pk)
         assert [e.data["version"] for e in entries] == [1, 2]
         assert [e.actor_id for e in entries] == [r.entered_by_id for r in results]
 
@@ -168,7 +161,7 @@ def test_two_organisers_enter_then_two_confirm_one_game_at_once():
         assert len(results) == 2
         assert results[-1].state == ResultState.CONFIRMED
         assert results[-1].confirmed_by_id == confirmed.confirmed_by_id
-        (confirmation,) = audits(AuditAction.RESULT_CONFIRMED, club, data__game=game.pk)
+        (confirmation,) = audits(GameVerb.RESULT_CONFIRMED, club, data__game=game.pk)
         assert confirmation.actor_id == confirmed.confirmed_by_id
         assert confirmation.data["version"] == 2
 
@@ -188,8 +181,8 @@ def test_an_entry_and_a_confirmation_at_once_end_in_one_order_or_the_other():
         )
         _, error = one_winner(outcomes)
         results = assert_versions_consistent(game)
-        confirmed = audits(AuditAction.RESULT_CONFIRMED, club, data__game=game.pk)
-        entered = audits(AuditAction.RESULT_ENTERED, club, data__game=game.pk)
+        confirmed = audits(GameVerb.RESULT_CONFIRMED, club, data__game=game.pk)
+        entered = audits(GameVerb.RESULT_ENTERED, club, data__game=game.pk)
         if outcomes[0][1] is None:  # the confirmation won
             assert "is confirmed" in error.messages[0]
             assert [(r.version, r.state) for r in results] == [(1, ResultState.CONFIRMED)]
@@ -231,7 +224,7 @@ def test_two_corrections_of_one_result_at_once(same_scores):
         )
         results = assert_versions_consistent(game)
         assert results[-1].state == ResultState.CONFIRMED
-        corrections = audits(AuditAction.RESULT_CORRECTED, club, data__game=game.pk)
+        corrections = audits(GameVerb.RESULT_CORRECTED, club, data__game=game.pk)
         if same_scores:
             corrected, error = one_winner(outcomes)
             assert "already recorded" in error.messages[0]
@@ -270,7 +263,7 @@ def test_two_organisers_confirm_through_the_page_at_once(club, member):
         assert levels == ["error", "success"]
         draft.refresh_from_db()
         assert draft.state == ResultState.CONFIRMED
-        assert len(audits(AuditAction.RESULT_CONFIRMED, club, data__game=game.pk)) == 1
+        assert len(audits(GameVerb.RESULT_CONFIRMED, club, data__game=game.pk)) == 1
 
 
 # --- Check-ins and fees ---------------------------------------------------------------------------
@@ -292,7 +285,7 @@ def test_two_check_ins_of_one_player_at_once_make_one():
         )
         assert error.message_dict == {"player": [f"{player} is already checked in."]}
         assert list(CheckIn.objects.filter(session=session, player=player)) == [checkin]
-        (audit,) = audits(AuditAction.CHECKIN_CREATED, club, data__player=player.pk)
+        (audit,) = audits(ClubVerb.CHECKIN_CREATED, club, data__player=player.pk)
         assert audit.actor_id == checkin.checked_in_by_id
 
 
@@ -320,8 +313,8 @@ def test_two_new_players_of_one_name_checked_in_at_once_make_one():
         assert "is already a player of this club" in error.message_dict["display_name"][0]
         (player,) = Player.objects.filter(club=club, display_name__iexact=names[door.pk])
         assert list(CheckIn.objects.filter(session=session, player__in=[player])) == [checkin]
-        assert len(audits(AuditAction.PLAYER_CREATED, club, object_id=str(player.pk))) == 1
-        assert len(audits(AuditAction.CHECKIN_CREATED, club, data__player=player.pk)) == 1
+        assert len(audits(ClubVerb.PLAYER_CREATED, club, object_id=str(player.pk))) == 1
+        assert len(audits(ClubVerb.CHECKIN_CREATED, club, data__player=player.pk)) == 1
     assert Player.objects.filter(club=club).count() == ITERATIONS
 
 
@@ -342,8 +335,8 @@ def test_two_new_players_of_one_name_added_at_once_make_one():
         )
         assert "is already a player of this club" in error.message_dict["display_name"][0]
         assert list(Player.objects.filter(club=club, display_name=name)) == [player]
-        assert len(audits(AuditAction.PLAYER_CREATED, club, object_id=str(player.pk))) == 1
-    assert len(audits(AuditAction.PLAYER_CREATED, club)) == ITERATIONS
+        assert len(audits(ClubVerb.PLAYER_CREATED, club, object_id=str(player.pk))) == 1
+    assert len(audits(ClubVerb.PLAYER_CREATED, club)) == ITERATIONS
 
 
 def test_two_fee_payments_of_one_check_in_at_once_make_one():
@@ -365,7 +358,7 @@ def test_two_fee_payments_of_one_check_in_at_once_make_one():
         )
         checkin.refresh_from_db()
         assert checkin.is_paid
-        (audit,) = audits(AuditAction.FEE_PAID, club, object_id=str(checkin.pk))
+        (audit,) = audits(ClubVerb.FEE_PAID, club, object_id=str(checkin.pk))
         assert audit.actor_id == checkin.paid_by_id
 
 
@@ -401,8 +394,8 @@ def test_two_settles_of_one_session_at_once_make_one_settlement():
             payouts.filter(amount_cents__gt=0).count()
         )
         assert ledger.aggregate(total=Sum("amount_cents"))["total"] == 0
-        assert len(audits(AuditAction.SESSION_SETTLED, club, object_id=str(settlement.pk))) == 1
-    assert len(audits(AuditAction.SESSION_SETTLED, club)) == ITERATIONS
+        assert len(audits(MoneyVerb.SESSION_SETTLED, club, object_id=str(settlement.pk))) == 1
+    assert len(audits(MoneyVerb.SESSION_SETTLED, club)) == ITERATIONS
 
 
 def test_a_settle_and_a_fee_taken_back_at_once_end_in_one_order_or_the_other():
@@ -427,10 +420,10 @@ def test_a_settle_and_a_fee_taken_back_at_once_end_in_one_order_or_the_other():
             assert session.state == SessionState.SETTLED
             assert checkin.is_paid
             assert Settlement.objects.get(session=session).pot_cents == 4 * session.fee_cents
-            assert not audits(AuditAction.FEE_UNPAID, club, object_id=str(checkin.pk))
+            assert not audits(ClubVerb.FEE_UNPAID, club, object_id=str(checkin.pk))
         else:  # the fee was taken back first
             assert any("Fees not paid" in message for message in error.messages)
             assert session.state == SessionState.OPEN
             assert not checkin.is_paid
             assert not Settlement.objects.filter(session=session).exists()
-            assert len(audits(AuditAction.FEE_UNPAID, club, object_id=str(checkin.pk))) == 1
+            assert len(audits(ClubVerb.FEE_UNPAID, club, object_id=str(checkin.pk))) == 1

@@ -1,8 +1,8 @@
 """The draw services: round_draw and round_swap_seats around the pure games.draw module.
 
 Terms: *tables* of a stored round are, table by table in number order, the player ids in seat
-order (the shape games.draw returns). The pure algorithm has its own tests (test_draw.py); these
-check what the services store, audit and refuse, and that they feed the draw its history.
+order (the shape games.draw returns). The pure algorithm has its own tests (tests/games/draw/);
+these check what the services store, audit and refuse, and that they feed the draw its history.
 """
 
 import datetime as dt
@@ -13,8 +13,9 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from club import services as club_services
-from club.models import AuditAction, AuditEntry, Session, SessionState
+from club.models import AuditEntry, Session, SessionState
 from games import services
+from games.audit import GameVerb
 from games.draw import draw_round
 from games.models import Game, Round, Seat, TableKind
 from tests.factories import ClubFactory, PlayerFactory, UserFactory
@@ -23,7 +24,7 @@ pytestmark = pytest.mark.django_db
 
 THURSDAY = dt.date(2026, 3, 5)
 SIZE = {TableKind.TWO: 2, TableKind.THREE: 3, TableKind.PARTNERS: 4}
-# The table sizes DESIGN.md asks for (sorted, largest first).
+# The table sizes docs/design.md asks for (sorted, largest first).
 EXPECTED_SIZES = {
     ("singles", 2): [2],
     ("singles", 3): [3],
@@ -91,7 +92,7 @@ def test_too_few_players_is_a_clear_error_and_no_round(mode, players, message):
     assert not Round.objects.exists()
     assert not Game.objects.exists()
     assert not Seat.objects.exists()
-    assert not AuditEntry.objects.filter(action=AuditAction.ROUND_DRAWN).exists()
+    assert not AuditEntry.objects.filter(action=GameVerb.ROUND_DRAWN).exists()
 
 
 @pytest.mark.parametrize("mode", ["singles", "partners"])
@@ -124,7 +125,7 @@ def test_draw_seats_everyone_once_at_tables_of_the_right_kind(mode, players):
         sorted((SIZE[game.kind] for game in games), reverse=True) == EXPECTED_SIZES[(mode, players)]
     )
 
-    [entry] = AuditEntry.objects.filter(action=AuditAction.ROUND_DRAWN)
+    [entry] = AuditEntry.objects.filter(action=GameVerb.ROUND_DRAWN)
     assert (entry.actor, entry.club, entry.object_id) == (actor, session.club, str(round_.pk))
     assert entry.data["seed"] == round_.seed
     assert entry.data["round"] == 1
@@ -162,7 +163,7 @@ def test_drawing_more_rounds_than_the_session_plays_is_refused():
 
     assert "All 2 rounds" in caught.value.messages[0]
     assert list(Round.objects.values_list("number", flat=True)) == [1, 2]
-    assert AuditEntry.objects.filter(action=AuditAction.ROUND_DRAWN).count() == 2
+    assert AuditEntry.objects.filter(action=GameVerb.ROUND_DRAWN).count() == 2
 
 
 def test_a_settled_session_refuses_a_draw():
@@ -188,7 +189,7 @@ def test_a_checked_in_player_made_inactive_is_not_drawn():
 @pytest.mark.parametrize(("mode", "players"), [("singles", 13), ("partners", 13), ("singles", 6)])
 def test_stored_rounds_replay_from_seed_entrants_and_history(mode, players):
     session, actor = setup_session(players, mode=mode)
-    planned = session.rules["rounds_per_session"]
+    planned = session.house_rules.rounds_per_session
     for number in (1, 2, 3):
         entrants = services.round_entrants(session, number)
         history = services.draw_history(session)
@@ -281,7 +282,7 @@ def test_swap_before_any_result_exchanges_the_seats_and_is_audited():
     assert sorted(Seat.objects.filter(round=round_).values_list("player_id", flat=True)) == (
         checked_in(session)
     )
-    [entry] = AuditEntry.objects.filter(action=AuditAction.SEATS_SWAPPED)
+    [entry] = AuditEntry.objects.filter(action=GameVerb.SEATS_SWAPPED)
     assert entry.actor == actor
     assert entry.data["players"] == [a.pk, b.pk]
     assert entry.data["before"]["a"] == {
@@ -317,7 +318,7 @@ def test_swap_after_a_result_of_the_round_is_entered_is_refused():
 
     assert "already entered" in caught.value.messages[0]
     assert stored_tables(round_) == before
-    assert not AuditEntry.objects.filter(action=AuditAction.SEATS_SWAPPED).exists()
+    assert not AuditEntry.objects.filter(action=GameVerb.SEATS_SWAPPED).exists()
 
 
 def test_a_result_of_an_earlier_round_does_not_block_swaps_in_the_next():
@@ -355,7 +356,7 @@ def test_swapping_a_player_who_is_not_seated_is_refused(who):
 
     assert "player_b" in caught.value.message_dict
     assert stored_tables(round_) == before
-    assert not AuditEntry.objects.filter(action=AuditAction.SEATS_SWAPPED).exists()
+    assert not AuditEntry.objects.filter(action=GameVerb.SEATS_SWAPPED).exists()
 
 
 def test_a_settled_session_refuses_a_swap():

@@ -2,27 +2,30 @@
 
 Terms: a *row* below is one side's expected figures as
 (score, won, skunked, double_skunked, skunks_given, game_points, spread).
-Default rules are the club defaults of DESIGN.md: game to 121, skunk under 91, double skunk
+Default rules are the club defaults of docs/design.md: game to 121, skunk under 91, double skunk
 under 61, game points 2 / 3 / 3.
 """
+
+import dataclasses
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from club.rules import HouseRules
 from games.outcome import OutcomeError, game_outcome
 
 pytestmark = pytest.mark.django_db  # the suite convention; these tests never query
 
-DEFAULT = {
-    "game_target": 121,
-    "skunk_line": 91,
-    "double_skunk_line": 61,
-    "points_win": 2,
-    "points_skunk_win": 3,
-    "points_double_skunk_win": 3,
-}
-SIXTY_ONE = {**DEFAULT, "game_target": 61, "skunk_line": 31, "double_skunk_line": 16}
+DEFAULT = HouseRules(
+    game_target=121,
+    skunk_line=91,
+    double_skunk_line=61,
+    points_win=2,
+    points_skunk_win=3,
+    points_double_skunk_win=3,
+)
+SIXTY_ONE = dataclasses.replace(DEFAULT, game_target=61, skunk_line=31, double_skunk_line=16)
 
 
 def rows(outcome):
@@ -126,13 +129,13 @@ def test_outcome_error_is_a_value_error_with_a_useful_message():
         ),
         pytest.param(
             [121, 60],
-            {**DEFAULT, "points_double_skunk_win": 4},
+            dataclasses.replace(DEFAULT, points_double_skunk_win=4),
             [(121, True, False, False, 1, 4, 61), (60, False, True, True, 0, 0, -61)],
             id="two-double-skunk-worth-what-the-club-sets",
         ),
         pytest.param(
             [121, 61],
-            {**DEFAULT, "points_double_skunk_win": 4},
+            dataclasses.replace(DEFAULT, points_double_skunk_win=4),
             [(121, True, False, False, 1, 3, 60), (61, False, True, False, 0, 0, -60)],
             id="two-skunk-under-club-double-value",
         ),
@@ -247,14 +250,14 @@ def valid_games(draw):
     win = draw(st.integers(1, 4))
     skunk_win = draw(st.integers(win, win + 3))
     double_win = draw(st.integers(skunk_win, skunk_win + 3))
-    rules = {
-        "game_target": target,
-        "skunk_line": skunk,
-        "double_skunk_line": double,
-        "points_win": win,
-        "points_skunk_win": skunk_win,
-        "points_double_skunk_win": double_win,
-    }
+    rules = HouseRules(
+        game_target=target,
+        skunk_line=skunk,
+        double_skunk_line=double,
+        points_win=win,
+        points_skunk_win=skunk_win,
+        points_double_skunk_win=double_win,
+    )
     sides = draw(st.sampled_from([2, 3]))
     winner = draw(st.integers(0, sides - 1))
     scores = [
@@ -268,7 +271,7 @@ def valid_games(draw):
 def test_every_valid_result_has_one_winner_and_spreads_summing_to_zero(game):
     scores, rules, winner = game
     outcome = game_outcome(scores, rules=rules)
-    target = rules["game_target"]
+    target = rules.game_target
 
     assert [side.score for side in outcome.sides] == scores
     assert sum(side.spread for side in outcome.sides) == 0
@@ -280,16 +283,16 @@ def test_every_valid_result_has_one_winner_and_spreads_summing_to_zero(game):
         assert loser.game_points == 0
         assert loser.skunks_given == 0
         assert loser.spread == -(target - loser.score)
-        assert loser.skunked == (loser.score < rules["skunk_line"])
-        assert loser.double_skunked == (loser.score < rules["double_skunk_line"])
+        assert loser.skunked == (loser.score < rules.skunk_line)
+        assert loser.double_skunked == (loser.score < rules.double_skunk_line)
 
     won = outcome.sides[winner]
     assert not won.skunked and not won.double_skunked
     assert won.spread == sum(target - loser.score for loser in losers) > 0
     assert won.skunks_given == sum(loser.skunked for loser in losers)
     if any(loser.double_skunked for loser in losers):
-        assert won.game_points == rules["points_double_skunk_win"]
+        assert won.game_points == rules.points_double_skunk_win
     elif any(loser.skunked for loser in losers):
-        assert won.game_points == rules["points_skunk_win"]
+        assert won.game_points == rules.points_skunk_win
     else:
-        assert won.game_points == rules["points_win"]
+        assert won.game_points == rules.points_win

@@ -14,8 +14,9 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
 
 from club import services as club_services
-from club.models import AuditAction, AuditEntry, Session, SessionState
+from club.models import AuditEntry, Session, SessionState
 from games import services
+from games.audit import GameVerb
 from games.models import Game, Result, ResultLine, ResultSource, ResultState
 from tests.factories import ClubFactory, PlayerFactory, UserFactory
 
@@ -104,7 +105,7 @@ def test_seated_player_enters_a_draft_with_every_players_figures():
         first.pk: (0, 121, True, False, False, 1, 3, 36),
         second.pk: (1, 85, False, True, False, 0, 0, -36),
     }
-    [entry] = AuditEntry.objects.filter(action=AuditAction.RESULT_ENTERED)
+    [entry] = AuditEntry.objects.filter(action=GameVerb.RESULT_ENTERED)
     assert (entry.actor, entry.object_id) == (second.user, str(result.pk))
     assert entry.data == {"game": game.pk, "version": 1, "scores": [121, 85]}
 
@@ -153,7 +154,7 @@ def test_only_the_table_or_an_organiser_may_enter(who):
 
     assert not Result.objects.exists()
     assert not ResultLine.objects.exists()
-    assert not AuditEntry.objects.filter(action=AuditAction.RESULT_ENTERED).exists()
+    assert not AuditEntry.objects.filter(action=GameVerb.RESULT_ENTERED).exists()
 
 
 def test_organiser_not_at_the_table_enters_a_draft_with_no_side():
@@ -199,7 +200,7 @@ def test_invalid_scores_are_a_validation_error_and_write_nothing(players, scores
     assert caught.value.messages[0]
     assert not Result.objects.exists()
     assert not ResultLine.objects.exists()
-    assert not AuditEntry.objects.filter(action=AuditAction.RESULT_ENTERED).exists()
+    assert not AuditEntry.objects.filter(action=GameVerb.RESULT_ENTERED).exists()
 
 
 def test_invalid_re_entry_leaves_the_draft_as_it_was():
@@ -229,7 +230,7 @@ def test_re_entering_while_a_draft_exists_supersedes_it():
     assert current_results(game) == [second]
     assert [line[1] for line in lines(first).values()] == [121, 100]  # kept, unchanged
     assert sorted(line[1] for line in lines(second).values()) == [110, 121]
-    assert AuditEntry.objects.filter(action=AuditAction.RESULT_ENTERED).count() == 2
+    assert AuditEntry.objects.filter(action=GameVerb.RESULT_ENTERED).count() == 2
     # The side that entered first now confirms the other side's version.
     services.result_confirm(result=second, actor=u0)
     assert Result.objects.get(pk=second.pk).state == ResultState.CONFIRMED
@@ -268,7 +269,7 @@ def test_entering_after_confirmation_is_refused():
             services.result_enter(game=game, actor=actor, scores=[121, 90])
 
     assert list(Result.objects.values_list("version", "state")) == [(1, ResultState.CONFIRMED)]
-    assert AuditEntry.objects.filter(action=AuditAction.RESULT_ENTERED).count() == 1
+    assert AuditEntry.objects.filter(action=GameVerb.RESULT_ENTERED).count() == 1
 
 
 # --- Confirming ----------------------------------------------------------------------------------
@@ -308,7 +309,7 @@ def test_who_may_confirm_a_draft(players, mode, enterer, confirmer, refusal):
             services.result_confirm(result=draft, actor=actor)
         draft.refresh_from_db()
         assert (draft.state, draft.confirmed_by) == (ResultState.DRAFT, None)
-        assert not AuditEntry.objects.filter(action=AuditAction.RESULT_CONFIRMED).exists()
+        assert not AuditEntry.objects.filter(action=GameVerb.RESULT_CONFIRMED).exists()
         return
 
     services.result_confirm(result=draft, actor=actor)
@@ -317,7 +318,7 @@ def test_who_may_confirm_a_draft(players, mode, enterer, confirmer, refusal):
     assert (draft.state, draft.confirmed_by) == (ResultState.CONFIRMED, actor)
     assert draft.confirmed_at is not None
     assert draft.version == 1
-    [entry] = AuditEntry.objects.filter(action=AuditAction.RESULT_CONFIRMED)
+    [entry] = AuditEntry.objects.filter(action=GameVerb.RESULT_CONFIRMED)
     assert (entry.actor, entry.object_id) == (actor, str(draft.pk))
     assert entry.data == {"game": game.pk, "version": 1}
 
@@ -332,7 +333,7 @@ def test_confirming_twice_is_refused():
         services.result_confirm(result=draft, actor=UserFactory(role="organisers"))
 
     assert Result.objects.get(pk=draft.pk).confirmed_by == u1
-    assert AuditEntry.objects.filter(action=AuditAction.RESULT_CONFIRMED).count() == 1
+    assert AuditEntry.objects.filter(action=GameVerb.RESULT_CONFIRMED).count() == 1
 
 
 # --- Correcting ----------------------------------------------------------------------------------
@@ -368,7 +369,7 @@ def test_correction_writes_a_new_confirmed_version_and_keeps_the_old():
         p0.pk: (0, 121, True, False, False, 0, 2, 26),
         p1.pk: (1, 95, False, False, False, 0, 0, -26),
     }
-    [entry] = AuditEntry.objects.filter(action=AuditAction.RESULT_CORRECTED)
+    [entry] = AuditEntry.objects.filter(action=GameVerb.RESULT_CORRECTED)
     assert (entry.actor, entry.object_id) == (organiser, str(new.pk))
     assert entry.data["scores"] == {"before": [121, 85], "after": [121, 95]}
     assert entry.data["reason"] == "Miscounted the last hand."
@@ -387,7 +388,7 @@ def test_a_second_correction_is_version_three_and_compares_with_version_two():
         (1, ResultState.SUPERSEDED),
     ]
     assert current_results(game) == [third]
-    entry = AuditEntry.objects.filter(action=AuditAction.RESULT_CORRECTED).first()
+    entry = AuditEntry.objects.filter(action=GameVerb.RESULT_CORRECTED).first()
     assert entry.data["scores"] == {"before": [121, 95], "after": [100, 121]}
 
 
@@ -409,7 +410,7 @@ def test_a_correction_needs_a_reason(reason):
 
     assert "reason" in caught.value.message_dict
     assert list(Result.objects.values_list("pk", "state")) == [(old.pk, ResultState.CONFIRMED)]
-    assert not AuditEntry.objects.filter(action=AuditAction.RESULT_CORRECTED).exists()
+    assert not AuditEntry.objects.filter(action=GameVerb.RESULT_CORRECTED).exists()
 
 
 @pytest.mark.parametrize("state", ["nothing entered", "draft"])
@@ -423,7 +424,7 @@ def test_only_a_confirmed_result_is_corrected(state):
         services.result_correct(game=game, actor=organiser, scores=[121, 95], reason="Recount")
 
     assert list(Result.objects.values_list("pk", "state")) == before
-    assert not AuditEntry.objects.filter(action=AuditAction.RESULT_CORRECTED).exists()
+    assert not AuditEntry.objects.filter(action=GameVerb.RESULT_CORRECTED).exists()
 
 
 @pytest.mark.parametrize(
@@ -438,7 +439,7 @@ def test_a_correction_that_changes_nothing_or_is_invalid_writes_nothing(scores, 
 
     assert list(Result.objects.values_list("pk", "state")) == [(old.pk, ResultState.CONFIRMED)]
     assert ResultLine.objects.count() == 2
-    assert not AuditEntry.objects.filter(action=AuditAction.RESULT_CORRECTED).exists()
+    assert not AuditEntry.objects.filter(action=GameVerb.RESULT_CORRECTED).exists()
 
 
 # --- A settled session is locked -----------------------------------------------------------------

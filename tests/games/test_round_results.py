@@ -13,12 +13,15 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
 from club import services as club_services
-from club.models import AuditAction, AuditEntry, Payout, Player, Session, SessionState
-from club.settlement import session_settle
+from club.models import AuditEntry, Player, Session, SessionState
 from games import services
+from games.audit import GameVerb
 from games.models import Game, Result, ResultLine, ResultSource, ResultState, SessionTotal
 from games.outcome import game_outcome
-from games.selectors import season_standings, session_standings
+from games.selectors import session_standings
+from money.models import Payout
+from money.services import session_settle
+from standings.selectors import season_standings
 from tests.factories import ClubFactory, PlayerFactory, UserFactory
 from tests.games.test_result_services import lines
 
@@ -87,7 +90,7 @@ def test_the_drafts_are_what_result_enter_makes_one_table_at_a_time():
     }
     single_audit = {
         entry.object_id: entry.data
-        for entry in AuditEntry.objects.filter(action=AuditAction.RESULT_ENTERED)
+        for entry in AuditEntry.objects.filter(action=GameVerb.RESULT_ENTERED)
     }
 
     results = services.round_results_enter(round_=round_, actor=organiser, scores=scores)
@@ -103,7 +106,7 @@ def test_the_drafts_are_what_result_enter_makes_one_table_at_a_time():
         assert (result.confirmed_by, result.confirmed_at, result.reason) == (None, None, "")
         assert lines(result) == lines(one)
         assert result.scores == scores[result.game.table]
-    bulk_audit = AuditEntry.objects.filter(action=AuditAction.RESULT_ENTERED).exclude(
+    bulk_audit = AuditEntry.objects.filter(action=GameVerb.RESULT_ENTERED).exclude(
         object_id__in=single_audit
     )
     assert sorted(entry.object_id for entry in bulk_audit) == sorted(str(r.pk) for r in results)
@@ -122,7 +125,7 @@ def test_every_seat_gets_its_sides_outcome():
 
     services.round_results_enter(round_=round_, actor=organiser_user(), scores=scores)
 
-    rules = round_.session.rules
+    rules = round_.session.house_rules
     for game in games_of(round_):
         outcome = game_outcome(scores[game.table], rules=rules)
         expected = {
@@ -163,7 +166,7 @@ def test_only_the_tables_given_are_entered_and_a_players_draft_is_replaced():
     assert (result.game, result.version, result.state) == (mine, 2, ResultState.DRAFT)
     assert result.entered_by == organiser
     assert not Result.objects.filter(game=other).exists()
-    assert AuditEntry.objects.filter(action=AuditAction.RESULT_ENTERED).count() == 2
+    assert AuditEntry.objects.filter(action=GameVerb.RESULT_ENTERED).count() == 2
 
 
 def _confirmed_table(round_, scores):
@@ -287,7 +290,7 @@ def test_another_organiser_confirms_every_draft_of_the_round():
     first, *rest = games_of(round_)
     draft = services.result_enter(game=first, actor=organiser, scores=scores[first.table])
     single = services.result_confirm(result=draft, actor=checker)
-    [single_entry] = AuditEntry.objects.filter(action=AuditAction.RESULT_CONFIRMED)
+    [single_entry] = AuditEntry.objects.filter(action=GameVerb.RESULT_CONFIRMED)
     single_confirmed_at = Result.objects.get(pk=single.pk).confirmed_at
     entered = services.round_results_enter(
         round_=round_, actor=organiser, scores={game.table: scores[game.table] for game in rest}
@@ -302,7 +305,7 @@ def test_another_organiser_confirms_every_draft_of_the_round():
         assert result.confirmed_at is not None and result.version == 1
     single.refresh_from_db()  # already confirmed: left as it was
     assert (single.state, single.confirmed_at) == (ResultState.CONFIRMED, single_confirmed_at)
-    entries = AuditEntry.objects.filter(action=AuditAction.RESULT_CONFIRMED).exclude(
+    entries = AuditEntry.objects.filter(action=GameVerb.RESULT_CONFIRMED).exclude(
         pk=single_entry.pk
     )
     assert sorted(e.object_id for e in entries) == sorted(str(r.pk) for r in entered)
@@ -330,7 +333,7 @@ def test_drafts_the_checker_entered_or_plays_in_are_left_for_someone_else():
     for game in games_of(round_):
         expected = ResultState.DRAFT if game.pk in left else ResultState.CONFIRMED
         assert current(game).state == expected
-    assert AuditEntry.objects.filter(action=AuditAction.RESULT_CONFIRMED).count() == 2
+    assert AuditEntry.objects.filter(action=GameVerb.RESULT_CONFIRMED).count() == 2
 
     # The organiser who typed the cards confirms the checker's own entry, not their own.
     [again] = services.round_results_confirm(round_=round_, actor=organiser)

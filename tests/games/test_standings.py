@@ -14,7 +14,8 @@ import pytest
 from club import services as club_services
 from games import services
 from games.models import Game, ResultLine, ResultState
-from games.selectors import Standing, rank_rows, session_standings
+from games.ranking import rank
+from games.selectors import Standing, session_standings
 from tests.factories import ClubFactory, PlayerFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -145,8 +146,9 @@ def test_spread_breaks_ties_and_level_players_share_a_rank():
         ([9, 8, 7, 7, 7, 1, 1], [(1, False), (2, False)] + [(3, True)] * 3 + [(6, True)] * 2),
     ],
 )
-def test_rank_rows_shares_ranks_and_skips_the_next(keys, expected):
-    assert rank_rows(keys, key=lambda row: row) == expected
+def test_rank_shares_ranks_and_skips_the_next(keys, expected):
+    rows = [{"game_points": key, "won": 0, "spread": 0} for key in keys]
+    assert [(ranked.rank, ranked.tied) for ranked in rank(rows)] == expected
 
 
 @pytest.mark.parametrize(("rank", "tied", "label"), [(3, True, "T-3"), (3, False, "3")])

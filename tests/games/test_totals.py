@@ -20,14 +20,15 @@ from django.apps import apps as django_apps
 from hypothesis import given
 from hypothesis import strategies as st
 
-from club.models import Club, Payout, Player, SettlementState
-from club.settlement import session_settle
+from club.models import Club, Player
 from games import services
 from games.models import Game, ResultLine, ResultSource, ResultState, SessionTotal, TableKind
-from games.selectors import all_time_standings, club_records, season_standings
 from games.totals import refresh_session_totals, streak, tally_lines
+from money.models import Payout, SettlementState
+from money.services import session_settle
 from scoring import services as scoring_services
 from scoring.models import ClaimKind
+from standings.selectors import all_time_standings, club_records, season_standings
 from tests.builders import run_session
 from tests.factories import ClubFactory, PlayerFactory, UserFactory
 

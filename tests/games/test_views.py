@@ -7,8 +7,9 @@ import pytest
 from django.urls import reverse
 
 from club import services as club_services
-from club.models import AuditAction, AuditEntry, CheckIn, Player
+from club.models import AuditEntry, CheckIn, Player
 from games import services
+from games.audit import GameVerb
 from games.models import Result, ResultState, Round
 from tests.factories import PlayerFactory, UserFactory
 
@@ -107,7 +108,7 @@ def test_swap_through_the_page_then_refused_after_a_result(client, organiser, dr
     a, b = (seat.player_id for seat in round_.seats.all()[:2])
     swapped = client.post(f"/games/rounds/{round_.pk}/swap/", {"player_a": a, "player_b": b})
     assert swapped.status_code == 302
-    assert AuditEntry.objects.filter(action=AuditAction.SEATS_SWAPPED).count() == 1
+    assert AuditEntry.objects.filter(action=GameVerb.SEATS_SWAPPED).count() == 1
     game = drawn["other_game"]
     services.result_enter(game=game, actor=organiser, scores=[121, 90, 80][: game.side_count])
     refused = client.post(f"/games/rounds/{round_.pk}/swap/", {"player_a": a, "player_b": b})

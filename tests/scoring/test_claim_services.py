@@ -11,8 +11,9 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
 from club import services as club_services
-from club.models import AuditAction, AuditEntry, Session, SessionState
+from club.models import AuditEntry, Session, SessionState
 from scoring import services
+from scoring.audit import ScoringVerb
 from scoring.engine import ENGINE_VERSION
 from scoring.models import Claim, ClaimKind, Outcome
 from tests.builders import Table, make_table
@@ -114,8 +115,8 @@ def test_claim_outcome_branches(
     assert first.points == {"1": min(claimed, true)}
     filed = audit_since(before)
     assert [entry.action for entry in filed] == [
-        AuditAction.CLAIM_FILED,
-        AuditAction.OUTCOME_COMPUTED,
+        ScoringVerb.CLAIM_FILED,
+        ScoringVerb.OUTCOME_COMPUTED,
     ]
     assert filed[0].object_id == str(claim.pk)
     assert (filed[0].data["claimed"], filed[0].data["true"]) == (claimed, true)
@@ -142,8 +143,8 @@ def test_claim_outcome_branches(
     assert claim.muggins_called_at is not None
     called_entries = audit_since(before)
     assert [entry.action for entry in called_entries] == [
-        AuditAction.MUGGINS_CALLED,
-        AuditAction.OUTCOME_COMPUTED,
+        ScoringVerb.MUGGINS_CALLED,
+        ScoringVerb.OUTCOME_COMPUTED,
     ]
     assert called_entries[0].data == {
         "claim": claim.pk,

@@ -12,11 +12,13 @@ skunk line 91, so a skunk win worth 3 game points and a spread of 32).
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
-from club.models import AuditAction, AuditEntry, Session, SessionState
+from club.models import AuditEntry, Session, SessionState
 from games import services as games_services
+from games.audit import GameVerb
 from games.models import Result, ResultSource, ResultState
 from games.selectors import session_standings
 from scoring import services
+from scoring.audit import ScoringVerb
 from scoring.models import ClaimKind, Dispute, DisputeState, Ruling
 from scoring.selectors import judges_queue, session_claims, session_open_disputes
 from tests.builders import Table, make_table
@@ -98,7 +100,7 @@ def test_a_seated_player_opens_a_dispute(table, side):
     assert dispute.opened_by == table.players[side]
     assert dispute.statement == "Count it again, please."
     assert dispute.state == DisputeState.OPEN
-    entry = AuditEntry.objects.filter(action=AuditAction.DISPUTE_OPENED).get()
+    entry = AuditEntry.objects.filter(action=ScoringVerb.DISPUTE_OPENED).get()
     assert entry.object_id == str(dispute.pk)
     assert entry.data == {"claim": claim.pk, "statement": "Count it again, please."}
 
@@ -258,7 +260,7 @@ def test_agree_takes_the_current_outcomes_points(table):
     )
     dispute.refresh_from_db()
     assert dispute.state == DisputeState.RULED
-    entry = AuditEntry.objects.filter(action=AuditAction.DISPUTE_RULED).get()
+    entry = AuditEntry.objects.filter(action=ScoringVerb.DISPUTE_RULED).get()
     assert entry.object_id == str(ruling.pk)
     assert entry.data["points"] == {"0": 4, "1": 14}
     assert entry.data["level"] == 1
@@ -341,7 +343,7 @@ def test_the_appeal_goes_to_another_judge_whose_ruling_is_final(table):
     assert appealed.appealed_by == table.players[0]
     assert appealed.appeal_statement == "The first judge did not ask me."
     assert appealed.appealed_at is not None
-    assert AuditEntry.objects.filter(action=AuditAction.DISPUTE_APPEALED).count() == 1
+    assert AuditEntry.objects.filter(action=ScoringVerb.DISPUTE_APPEALED).count() == 1
 
     assert services.can_rule(appealed, first) is False
     with pytest.raises(PermissionDenied, match="another judge"):
@@ -388,10 +390,10 @@ def test_a_ruling_that_changes_points_makes_one_new_result_version(table):
     assert f"claim {dispute.claim.pk}" in new.reason
     assert "[121, 93]" in ruling.note and "version 2" in ruling.note
     assert standing(table) == {winner: (2, 1, 28), loser: (0, 0, -28)}
-    corrected = AuditEntry.objects.filter(action=AuditAction.RESULT_CORRECTED).get()
+    corrected = AuditEntry.objects.filter(action=GameVerb.RESULT_CORRECTED).get()
     assert corrected.data["scores"] == {"before": [121, 89], "after": [121, 93]}
     assert corrected.data["source"] == ResultSource.RULING
-    ruled = AuditEntry.objects.filter(action=AuditAction.DISPUTE_RULED).get()
+    ruled = AuditEntry.objects.filter(action=ScoringVerb.DISPUTE_RULED).get()
     assert ruled.data["result_version"] == 2
 
 
@@ -436,7 +438,7 @@ def test_a_ruling_that_changes_nothing_makes_no_version(table, decision):
     assert ruling.result is None
     assert ruling.note == "The ruling does not change the points."
     assert versions(table) == [(1, ResultState.CONFIRMED, ResultSource.ENTRY, [121, 89])]
-    assert not AuditEntry.objects.filter(action=AuditAction.RESULT_CORRECTED).exists()
+    assert not AuditEntry.objects.filter(action=GameVerb.RESULT_CORRECTED).exists()
 
 
 @pytest.mark.parametrize("recorded", ["nothing entered", "a draft"])

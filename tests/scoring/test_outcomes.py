@@ -7,8 +7,8 @@ in the rule texts, so each case reads as a table story:
 - 9-6-5-4-4 counts 14, "Fifteen 6 and 8 is 14" (hoyle.txt, "Showing");
 - the 29 (hoyle.txt, "Showing"; club-thursday-rules.md, "A PERFECT 29!").
 Muggins: hoyle.txt "Muggins" (over-claim corrected on demand; the opponent may score what was
-overlooked); a wrong call: DESIGN.md "Claims, muggins and disputes" (ACC rule 10, as implemented:
-the part of the call that was not overlooked goes to the claimant), see docs/claims.md.
+overlooked); a wrong call: docs/design.md on claims and muggins (ACC rule 10, as implemented: the
+part of the call that was not overlooked goes to the claimant), see docs/claims.md.
 """
 
 import pytest

@@ -3,7 +3,7 @@
 Terms: the *first club* is `club` (also the anonymous visitors' club); a *stranger* is a member of
 `other_club`, so their current club is the other club. Every URL is built with the first club's
 objects by `url_for`, and what each role may do there is the one page table, PAGES, in
-tests/club/test_views.py (its last column, "stranger", is another club's player). A *marker* is
+tests/web/test_pages.py (its last column, "stranger", is another club's player). A *marker* is
 text only the first club's data carries: its name and its players' names, all "Zebulon Firstclub
 <pk>". A URL *names an object* when it has a parameter (a session, game, claim, player...); a
 stranger's answer there must be the one a made-up id gets, so it never confirms the object exists.
@@ -15,11 +15,13 @@ from django.db.models.functions import Cast, Concat
 from django.test import Client
 from django.urls import reverse
 
-from club.models import AuditEntry, CheckIn, Club, LedgerEntry, Player, Session, Settlement
+from club.models import AuditEntry, CheckIn, Club, Player, Session
 from games.models import Result, Round, Seat
+from money.models import LedgerEntry, Settlement
 from scoring.models import Claim, Dispute, Ruling
 from tests.builders import run_session
-from tests.club.test_views import (
+from tests.factories import UserFactory
+from tests.web.test_pages import (
     COLUMNS,
     NOT_PAGES,
     PAGES,
@@ -30,7 +32,6 @@ from tests.club.test_views import (
     row_counts,
     url_for,
 )
-from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -98,8 +99,8 @@ def first_club_state(club: Club) -> list:
 def test_the_table_has_a_stranger_column_and_post_only_actions_are_found():
     # Guards the helpers below: if either were wrong, the tests using them would test nothing.
     assert COLUMNS[-1] == "stranger"
-    assert "club:checkin_paid" in POST_ONLY and "scoring:dispute_rule" in POST_ONLY
-    assert "club:session" not in POST_ONLY and "scoring:claim_new" not in POST_ONLY
+    assert "web:checkin_paid" in POST_ONLY and "scoring:dispute_rule" in POST_ONLY
+    assert "web:session" not in POST_ONLY and "scoring:claim_new" not in POST_ONLY
     assert not set(POST_ONLY) & NOT_PAGES
 
 
@@ -170,7 +171,7 @@ def test_post_only_actions_refuse_anonymous_and_strangers(
 
 
 @pytest.mark.parametrize("published", [True, False], ids=["published", "private"])
-@pytest.mark.parametrize("name", ["club:players", "games:standings", "games:all_time"])
+@pytest.mark.parametrize("name", ["club:players", "standings:season", "standings:all_time"])
 def test_club_wide_pages_show_each_member_their_own_club(
     name, published, club, other_club, member, stranger, client
 ):

@@ -1,7 +1,7 @@
 """Hand and crib counts: the rule texts' worked examples, the spoken count, errors, properties.
 
 Cards are written hand first, starter last. Where a text gives ranks only, the suits here are chosen
-to make no flush and no nobs unless the example is about them. Rule files live in ../shared/rules/.
+to make no flush and no nobs unless the example is about them. The rule texts: docs/rules.md.
 """
 
 from collections import Counter

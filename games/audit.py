@@ -1,0 +1,14 @@
+"""The games app's audit verbs: draws, seat swaps and results (see `club.verbs`)."""
+
+from django.db import models
+
+from club.verbs import register_verbs
+
+
+@register_verbs
+class GameVerb(models.TextChoices):
+    ROUND_DRAWN = "round.drawn", "Round drawn"
+    SEATS_SWAPPED = "round.seats_swapped", "Seats swapped"
+    RESULT_ENTERED = "result.entered", "Result entered"
+    RESULT_CONFIRMED = "result.confirmed", "Result confirmed"
+    RESULT_CORRECTED = "result.corrected", "Result corrected"

@@ -1,0 +1,65 @@
+"""The ranking order of every standings table, declared once. Pure Python, standard library only.
+
+Terms (docs/design.md, "Standings"; the ACC's order):
+- precedence: what ranks players, most important first: game points, then games won, then
+  spread; more is better in each. `PRECEDENCE` is the one place it is written: session
+  standings, the season and all-time tables, the running rank on a player's page and settling
+  (which pays by the session's ranks) all rank through `rank`.
+- rank: a competition rank, 1 = best. Players level on every measure of the precedence share a
+  rank and the next rank skips ("1, T-2, T-2, 4"); `tied` says a rank is shared ("T-2").
+- name: only orders players who share a rank, so a table lists them alphabetically; it never
+  changes a rank.
+
+A row is a mapping (or an object) with the precedence's measures under those names.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Generic, TypeVar
+
+PRECEDENCE: tuple[str, ...] = ("game_points", "won", "spread")
+
+Row = TypeVar("Row")
+
+
+def measures(row: object) -> tuple[int, ...]:
+    """The row's measures in precedence order (a mapping's items or an object's attributes)."""
+    if isinstance(row, Mapping):
+        return tuple(row[name] for name in PRECEDENCE)
+    return tuple(getattr(row, name) for name in PRECEDENCE)
+
+
+@dataclass(frozen=True)
+class Ranked(Generic[Row]):
+    row: Row
+    rank: int
+    tied: bool
+
+    @property
+    def label(self) -> str:
+        return f"T-{self.rank}" if self.tied else str(self.rank)
+
+
+def rank(rows: Iterable[Row], *, name: Callable[[Row], str] | None = None) -> list[Ranked[Row]]:
+    """The rows best first by the precedence (then by `name`, case-insensitive), each with its
+    shared competition rank."""
+    ordered: Sequence[Row] = sorted(
+        rows,
+        key=lambda row: (
+            tuple(-value for value in measures(row)),
+            (name(row) if name else "").lower(),
+        ),
+    )
+    ranks: list[int] = []
+    for index, row in enumerate(ordered):
+        if index and measures(row) == measures(ordered[index - 1]):
+            ranks.append(ranks[-1])
+        else:
+            ranks.append(index + 1)
+    counts = Counter(ranks)
+    return [
+        Ranked(row=row, rank=r, tied=counts[r] > 1) for row, r in zip(ordered, ranks, strict=True)
+    ]

@@ -1,0 +1,46 @@
+"""Writes for the games app: drawing rounds, swapping seats, entering, confirming and correcting
+results, one table or a whole round at a time. The one bridge between the models and the pure
+modules `games.draw` and `games.outcome`.
+
+Every service locks the rows it changes (club.locking's order: session, round, game), refuses a
+settled session, validates, and writes one audit entry per change inside its transaction.
+`actor` is the logged-in user doing it.
+
+- `draws`: round_draw, round_swap_seats (and the draw history they read);
+- `results`: result_enter, result_confirm, result_correct, and `lock_game`, which every change
+  at a table takes (claims and rulings too);
+- `rounds`: round_results_enter, round_results_confirm.
+"""
+
+from games.services.draws import (
+    KIND_OF_TABLE,
+    draw_history,
+    round_draw,
+    round_entrants,
+    round_swap_seats,
+)
+from games.services.results import (
+    CORRECT_PERMISSION,
+    can_confirm,
+    lock_game,
+    result_confirm,
+    result_correct,
+    result_enter,
+)
+from games.services.rounds import round_results_confirm, round_results_enter
+
+__all__ = [
+    "CORRECT_PERMISSION",
+    "KIND_OF_TABLE",
+    "can_confirm",
+    "draw_history",
+    "lock_game",
+    "result_confirm",
+    "result_correct",
+    "result_enter",
+    "round_draw",
+    "round_entrants",
+    "round_results_confirm",
+    "round_results_enter",
+    "round_swap_seats",
+]

@@ -1,0 +1,177 @@
+"""Writes of the draw: drawing the next round and swapping two players' seats by hand. The bridge
+between the models and the pure draw (`games.draw`): earlier rounds go in as plain tables, the
+chosen tables come back and are saved.
+
+Terms: a round's *entrants* are the checked-in, active players who play from its number on; the
+*draw history* is who met whom earlier this session and this season.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+from club.audit import audit_record
+from club.locking import lock_session, locked
+from club.models import CheckIn, Player, Session
+from club.services import session_require_open
+from games.audit import GameVerb
+from games.draw import Draw, DrawError, DrawHistory, DrawTable, draw_round
+from games.models import Game, Result, Round, Seat, TableKind
+
+KIND_OF_TABLE = {"two": TableKind.TWO, "three": TableKind.THREE, "partners": TableKind.PARTNERS}
+
+
+def _tables_of(rounds_queryset) -> list[list[DrawTable]]:
+    """Earlier rounds as the draw module sees them: per round, tables of players in seat order."""
+    by_game: dict[int, list[tuple[int, int]]] = {}
+    game_round: dict[int, tuple[int, int]] = {}
+    seats = Seat.objects.filter(round__in=rounds_queryset).values_list(
+        "round_id", "game_id", "game__table", "position", "player_id"
+    )
+    for round_id, game_id, table, position, player_id in seats:
+        by_game.setdefault(game_id, []).append((position, player_id))
+        game_round[game_id] = (round_id, table)
+    rounds: dict[int, list[DrawTable]] = {}
+    for game_id, seated in by_game.items():
+        round_id, table = game_round[game_id]
+        rounds.setdefault(round_id, []).append(
+            DrawTable(number=table, seats=tuple(player for _, player in sorted(seated)))
+        )
+    return [sorted(tables, key=lambda t: t.number) for _, tables in sorted(rounds.items())]
+
+
+def draw_history(session: Session) -> DrawHistory:
+    """Who has met whom this session, and earlier in the season (the calendar year)."""
+    this_session = Round.objects.filter(session=session)
+    season = Round.objects.filter(
+        session__club=session.club,
+        session__date__year=session.date.year,
+        session__date__lt=session.date,
+    )
+    return DrawHistory.from_rounds(_tables_of(this_session), _tables_of(season))
+
+
+def round_entrants(session: Session, number: int) -> list[int]:
+    """Player ids of everyone checked in who plays from round `number`."""
+    return list(
+        CheckIn.objects.filter(
+            session=session, from_round__lte=number, player__active=True
+        ).values_list("player_id", flat=True)
+    )
+
+
+def _save_draw(*, session: Session, number: int, draw: Draw, actor) -> Round:
+    round_ = Round(session=session, number=number, seed=draw.seed, mode=draw.mode, drawn_by=actor)
+    round_.full_clean(validate_constraints=False)
+    round_.save()
+    _save_tables(round_, draw.tables)
+    return round_
+
+
+def _save_tables(round_: Round, tables: Sequence[DrawTable]) -> None:
+    games = Game.objects.bulk_create(
+        Game(
+            session=round_.session, round=round_, table=table.number, kind=KIND_OF_TABLE[table.kind]
+        )
+        for table in tables
+    )
+    seats = []
+    for game, table in zip(games, tables, strict=True):
+        side_of = {player: side for side, members in enumerate(table.sides()) for player in members}
+        seats.extend(
+            Seat(game=game, round=round_, player_id=player, position=position, side=side_of[player])
+            for position, player in enumerate(table.seats)
+        )
+    Seat.objects.bulk_create(seats)
+
+
+def round_draw(*, session: Session, actor: AbstractBaseUser, seed: int | None = None) -> Round:
+    """Draw the next round: seat every checked-in active player (see games.draw for how)."""
+    with transaction.atomic():
+        session = lock_session(session.pk)
+        session_require_open(session)
+        rules = session.house_rules
+        number = session.rounds.count() + 1
+        planned = rules.rounds_per_session
+        if number > planned:
+            raise ValidationError(
+                f"All {planned} rounds of this session are drawn (the house rules it is played "
+                "under say so)."
+            )
+        entrants = round_entrants(session, number)
+        seed = seed if seed is not None else secrets.randbelow(2**53)
+        try:
+            draw = draw_round(
+                entrants=entrants,
+                mode=rules.table_mode,
+                seed=seed,
+                history=draw_history(session),
+                rounds_remaining=planned - number + 1,
+            )
+        except DrawError as error:
+            raise ValidationError(str(error)) from None
+        round_ = _save_draw(session=session, number=number, draw=draw, actor=actor)
+        audit_record(
+            actor=actor,
+            action=GameVerb.ROUND_DRAWN,
+            obj=round_,
+            club=session.club,
+            data={
+                "session": session.pk,
+                "round": number,
+                "seed": seed,
+                "mode": draw.mode,
+                "tables": [list(table.seats) for table in draw.tables],
+                "session_repeats": draw.session_repeats,
+                "season_repeats": draw.season_repeats,
+            },
+        )
+    return round_
+
+
+def round_swap_seats(
+    *, round_: Round, player_a: Player, player_b: Player, actor: AbstractBaseUser
+) -> Round:
+    """Swap two players' seats by hand, allowed until a result of the round is entered."""
+    with transaction.atomic():
+        lock_session(round_.session_id)
+        round_ = locked(Round.objects.select_related("session")).get(pk=round_.pk)
+        session_require_open(round_.session)
+        if Result.objects.filter(game__round=round_).exists():
+            raise ValidationError(
+                f"A result of round {round_.number} is already entered: seats can no longer "
+                "be swapped."
+            )
+        if player_a == player_b:
+            raise ValidationError({"player_b": "Choose two different players to swap."})
+        seats = {seat.player_id: seat for seat in Seat.objects.filter(round=round_)}
+        for field, player in (("player_a", player_a), ("player_b", player_b)):
+            if player.pk not in seats:
+                raise ValidationError({field: f"{player} is not seated in round {round_.number}."})
+        seat_a, seat_b = seats[player_a.pk], seats[player_b.pk]
+        before = {"a": _where(seat_a), "b": _where(seat_b)}
+        Seat.objects.filter(pk__in=[seat_a.pk, seat_b.pk]).delete()
+        seat_a.player_id, seat_b.player_id = player_b.pk, player_a.pk
+        seat_a.pk = seat_b.pk = None
+        Seat.objects.bulk_create([seat_a, seat_b])
+        audit_record(
+            actor=actor,
+            action=GameVerb.SEATS_SWAPPED,
+            obj=round_,
+            club=round_.session.club,
+            data={
+                "round": round_.number,
+                "players": [player_a.pk, player_b.pk],
+                "before": before,
+            },
+        )
+    return round_
+
+
+def _where(seat: Seat) -> dict:
+    return {"player": seat.player_id, "game": seat.game_id, "position": seat.position}

@@ -1,0 +1,272 @@
+"""Writes of a game's result: entering a draft, confirming it, correcting a confirmed one, each a
+new version. The bridge between the models and the pure `games.outcome`.
+
+Terms: a *version* is one Result row of a game; at most one is not superseded (the current one).
+A draft waits for the other side (or another organiser) to confirm it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from club.audit import audit_record
+from club.locking import lock_session, locked
+from club.services import passes, session_require_open
+from games.audit import GameVerb
+from games.models import Game, Result, ResultLine, ResultSource, ResultState, Round, Seat
+from games.outcome import OutcomeError, game_outcome
+from games.totals import refresh_session_totals
+
+CORRECT_PERMISSION = "games.correct_result"
+
+
+def _scores_error(error: OutcomeError) -> ValidationError:
+    if error.side is None:
+        return ValidationError(str(error))
+    return ValidationError({f"side_{error.side}": str(error)})
+
+
+def _current(game: Game) -> Result | None:
+    return game.results.exclude(state=ResultState.SUPERSEDED).first()
+
+
+def _seat_of(game: Game, actor: AbstractBaseUser) -> Seat | None:
+    if not actor.is_authenticated:
+        return None
+    return Seat.objects.filter(game=game, player__user=actor).first()
+
+
+def new_version(
+    *,
+    game: Game,
+    seats: Sequence[Seat],
+    latest: int,
+    scores: Sequence[int],
+    actor: AbstractBaseUser,
+    state: str,
+    source: str,
+    reason: str = "",
+    entered_side: int | None = None,
+    now=None,
+) -> tuple[Result, list[ResultLine]]:
+    """The next version of a game's result and its lines, validated, not yet saved."""
+    if len(scores) != game.side_count:
+        raise ValidationError(f"This table has {game.side_count} sides: give a score for each.")
+    try:
+        outcome = game_outcome(list(scores), rules=game.session.house_rules)
+    except OutcomeError as error:
+        raise _scores_error(error) from None
+    now = now or timezone.now()
+    confirmed = state == ResultState.CONFIRMED
+    result = Result(
+        game=game,
+        version=latest + 1,
+        state=state,
+        source=source,
+        reason=reason,
+        entered_by=actor,
+        entered_side=entered_side,
+        entered_at=now,
+        confirmed_by=actor if confirmed else None,
+        confirmed_at=now if confirmed else None,
+    )
+    result.full_clean(exclude=["game", "entered_by", "confirmed_by"], validate_constraints=False)
+    lines = []
+    for seat in seats:
+        side = outcome.sides[seat.side]
+        lines.append(
+            ResultLine(
+                result=result,
+                player_id=seat.player_id,
+                side=seat.side,
+                score=side.score,
+                won=side.won,
+                skunked=side.skunked,
+                double_skunked=side.double_skunked,
+                skunks_given=side.skunks_given,
+                game_points=side.game_points,
+                spread=side.spread,
+            )
+        )
+    return result, lines
+
+
+def _write_version(
+    *,
+    game: Game,
+    scores: Sequence[int],
+    actor: AbstractBaseUser,
+    state: str,
+    source: str,
+    reason: str = "",
+    entered_side: int | None = None,
+) -> Result:
+    """Supersede the current version (if any) and write the next one with its lines."""
+    latest = game.results.aggregate(latest=Max("version"))["latest"] or 0
+    result, lines = new_version(
+        game=game,
+        seats=list(game.seats.all()),
+        latest=latest,
+        scores=scores,
+        actor=actor,
+        state=state,
+        source=source,
+        reason=reason,
+        entered_side=entered_side,
+    )
+    game.results.exclude(state=ResultState.SUPERSEDED).update(state=ResultState.SUPERSEDED)
+    result.save()
+    for line in lines:
+        line.result = result
+    ResultLine.objects.bulk_create(lines)
+    return result
+
+
+def lock_game(game: Game) -> Game:
+    """The game row, locked after its session and round (club.locking's order), in an open
+    session: every change at a table (results here, claims and rulings in scoring) takes it."""
+    lock_session(game.session_id)
+    locked(Round.objects.all()).get(pk=game.round_id)
+    game = locked(Game.objects.select_related("session__club", "round")).get(pk=game.pk)
+    session_require_open(game.session)
+    return game
+
+
+def result_enter(*, game: Game, actor: AbstractBaseUser, scores: Sequence[int]) -> Result:
+    """Enter a game's final side scores as a draft, by a player at the table or an organiser.
+
+    A new entry replaces an unconfirmed draft (a side that disagrees enters its own scores,
+    which the first side then confirms). A confirmed result is changed only by a correction.
+    """
+    with transaction.atomic():
+        game = lock_game(game)
+        seat = _seat_of(game, actor)
+        if seat is None and not actor.has_perm(CORRECT_PERMISSION):
+            raise PermissionDenied("Only the players at this table or an organiser can enter it.")
+        current = _current(game)
+        if current is not None and current.state == ResultState.CONFIRMED:
+            raise ValidationError(
+                "This result is confirmed: an organiser can correct it, giving a reason."
+            )
+        result = _write_version(
+            game=game,
+            scores=scores,
+            actor=actor,
+            state=ResultState.DRAFT,
+            source=ResultSource.ENTRY,
+            entered_side=seat.side if seat else None,
+        )
+        audit_record(
+            actor=actor,
+            action=GameVerb.RESULT_ENTERED,
+            obj=result,
+            club=game.session.club,
+            data={"game": game.pk, "version": result.version, "scores": list(scores)},
+        )
+    return result
+
+
+def can_confirm(result: Result, actor: AbstractBaseUser) -> bool:
+    """Whether `actor` may confirm this draft (for showing the button; the service decides)."""
+    return passes(_check_confirmer, result, actor)
+
+
+def _check_confirmer(result: Result, actor: AbstractBaseUser) -> None:
+    if not actor.is_authenticated:
+        raise PermissionDenied("Log in to confirm a result.")
+    organiser = actor.has_perm(CORRECT_PERMISSION)
+    if actor.pk == result.entered_by_id:
+        raise ValidationError(
+            "You entered this result: a player of the other side"
+            + (" or another organiser" if result.entered_side is None else "")
+            + " must confirm it."
+        )
+    seat = _seat_of(result.game, actor)
+    if seat is not None:
+        if result.entered_side is None or seat.side != result.entered_side or organiser:
+            return
+        raise ValidationError("Your side entered this result: the other side must confirm it.")
+    if not organiser:
+        raise PermissionDenied("Only the players at this table or an organiser can confirm it.")
+
+
+def result_confirm(*, result: Result, actor: AbstractBaseUser) -> Result:
+    """Confirm a draft: by the other side, or by an organiser other than the one who entered it."""
+    with transaction.atomic():
+        game = lock_game(result.game)
+        result = Result.objects.select_related("game__session").get(pk=result.pk)
+        if result.state != ResultState.DRAFT:
+            raise ValidationError(
+                f"Version {result.version} is {result.get_state_display().lower()}, "
+                "not a draft waiting for confirmation."
+            )
+        _check_confirmer(result, actor)
+        result.state = ResultState.CONFIRMED
+        result.confirmed_by = actor
+        result.confirmed_at = timezone.now()
+        result.save(update_fields=["state", "confirmed_by", "confirmed_at"])
+        refresh_session_totals(game.session)
+        audit_record(
+            actor=actor,
+            action=GameVerb.RESULT_CONFIRMED,
+            obj=result,
+            club=game.session.club,
+            data={"game": game.pk, "version": result.version},
+        )
+    return result
+
+
+def result_correct(
+    *,
+    game: Game,
+    actor: AbstractBaseUser,
+    scores: Sequence[int],
+    reason: str,
+    source: str = ResultSource.CORRECTION,
+) -> Result:
+    """Correct a confirmed result: a new confirmed version with a reason; the old one is kept.
+
+    Used by organisers (a correction) and by judges' rulings (`source=ResultSource.RULING`).
+    """
+    reason = (reason or "").strip()
+    if not reason:
+        raise ValidationError({"reason": "Say why the result is corrected."})
+    with transaction.atomic():
+        game = lock_game(game)
+        current = _current(game)
+        if current is None or current.state != ResultState.CONFIRMED:
+            raise ValidationError(
+                "Only a confirmed result is corrected: enter or confirm the result first."
+            )
+        before = current.scores
+        if list(scores) == before:
+            raise ValidationError("These are the scores already recorded: nothing to correct.")
+        result = _write_version(
+            game=game,
+            scores=scores,
+            actor=actor,
+            state=ResultState.CONFIRMED,
+            source=source,
+            reason=reason,
+        )
+        refresh_session_totals(game.session)
+        audit_record(
+            actor=actor,
+            action=GameVerb.RESULT_CORRECTED,
+            obj=result,
+            club=game.session.club,
+            data={
+                "game": game.pk,
+                "version": result.version,
+                "scores": {"before": before, "after": list(scores)},
+                "reason": reason,
+                "source": source,
+            },
+        )
+    return result

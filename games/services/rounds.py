@@ -1,0 +1,168 @@
+"""Writes of a whole round at once: an organiser typing in a round's scorecards as drafts, and
+another organiser confirming them. All or nothing, with the audit entries the one-table services
+write.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from club.audit import audit_record_many
+from club.locking import lock_session, locked
+from club.services import session_require_open
+from games.audit import GameVerb
+from games.models import Game, Result, ResultLine, ResultSource, ResultState, Round, Seat
+from games.services.results import CORRECT_PERMISSION, new_version
+from games.totals import refresh_session_totals
+
+
+def round_results_enter(
+    *, round_: Round, actor: AbstractBaseUser, scores: Mapping[int, Sequence[int]]
+) -> list[Result]:
+    """Enter several tables' results of a round at once, as drafts: an organiser typing in the
+    round's scorecards. `scores` maps table number to side scores.
+
+    All or nothing: a table that is not in the round, is already confirmed or has impossible
+    scores is a ValidationError naming the table, and nothing is saved. A table's unconfirmed
+    draft is replaced, as `result_enter` does. One audit entry per result, as `result_enter`
+    writes.
+    """
+    if not actor.has_perm(CORRECT_PERMISSION):
+        raise PermissionDenied("Only an organiser enters a whole round's results.")
+    with transaction.atomic():
+        lock_session(round_.session_id)
+        round_ = locked(Round.objects.select_related("session__club")).get(pk=round_.pk)
+        session = round_.session
+        session_require_open(session)
+        games = {
+            game.table: game for game in locked(Game.objects.filter(round=round_)).order_by("table")
+        }
+        unknown = sorted(set(scores) - set(games))
+        if unknown:
+            raise ValidationError(f"Round {round_.number} has no table {unknown[0]}.")
+        chosen = [games[table] for table in sorted(scores)]
+        seats: dict[int, list[Seat]] = {}
+        for seat in (
+            Seat.objects.filter(game__in=chosen)
+            .select_related("player")
+            .order_by("game_id", "position")
+        ):
+            seats.setdefault(seat.game_id, []).append(seat)
+        current: dict[int, Result] = {
+            result.game_id: result
+            for result in Result.objects.filter(game__in=chosen).exclude(
+                state=ResultState.SUPERSEDED
+            )
+        }
+        latest = dict(
+            Result.objects.filter(game__in=chosen)
+            .values("game_id")
+            .annotate(latest=Max("version"))
+            .values_list("game_id", "latest")
+        )
+        now = timezone.now()
+        versions = []
+        for game in chosen:
+            game.session, game.round = session, round_  # no query per game for rules or names
+            old = current.get(game.pk)
+            if old is not None and old.state == ResultState.CONFIRMED:
+                raise ValidationError(
+                    f"Table {game.table}'s result is confirmed: an organiser can correct it, "
+                    "giving a reason."
+                )
+            try:
+                versions.append(
+                    new_version(
+                        game=game,
+                        seats=seats.get(game.pk, []),
+                        latest=latest.get(game.pk, 0),
+                        scores=scores[game.table],
+                        actor=actor,
+                        state=ResultState.DRAFT,
+                        source=ResultSource.ENTRY,
+                        # An organiser who plays at the table enters it for their side, as
+                        # `result_enter` records it (so their partner cannot confirm it).
+                        entered_side=next(
+                            (
+                                seat.side
+                                for seat in seats.get(game.pk, [])
+                                if seat.player.user_id == actor.pk
+                            ),
+                            None,
+                        ),
+                        now=now,
+                    )
+                )
+            except ValidationError as error:
+                raise ValidationError(f"Table {game.table}: {'; '.join(error.messages)}") from None
+        Result.objects.filter(pk__in=[old.pk for old in current.values()]).update(
+            state=ResultState.SUPERSEDED
+        )
+        results = Result.objects.bulk_create([result for result, _ in versions])
+        lines = []
+        for result, (_, result_lines) in zip(results, versions, strict=True):
+            for line in result_lines:
+                line.result = result
+            lines.extend(result_lines)
+        ResultLine.objects.bulk_create(lines)
+        audit_record_many(
+            actor=actor,
+            action=GameVerb.RESULT_ENTERED,
+            club=session.club,
+            entries=[
+                (
+                    result,
+                    {
+                        "game": result.game_id,
+                        "version": result.version,
+                        "scores": list(scores[result.game.table]),
+                    },
+                )
+                for result in results
+            ],
+        )
+    return results
+
+
+def round_results_confirm(*, round_: Round, actor: AbstractBaseUser) -> list[Result]:
+    """Confirm every draft of a round at once: an organiser checking the scorecards another
+    organiser typed in. Drafts the actor entered, or whose table the actor plays at, are left for
+    someone else (they are not confirmed here); the confirmed ones are returned.
+    """
+    if not actor.has_perm(CORRECT_PERMISSION):
+        raise PermissionDenied("Only an organiser confirms a whole round's results.")
+    with transaction.atomic():
+        lock_session(round_.session_id)
+        round_ = locked(Round.objects.select_related("session__club")).get(pk=round_.pk)
+        session_require_open(round_.session)
+        list(locked(Game.objects.filter(round=round_)).values_list("pk", flat=True))
+        own_games = Seat.objects.filter(round=round_, player__user=actor).values("game_id")
+        drafts = list(
+            Result.objects.filter(game__round=round_, state=ResultState.DRAFT)
+            .select_related("game__round")
+            .exclude(entered_by=actor)
+            .exclude(game__in=own_games)
+            .order_by("game__table")
+        )
+        now = timezone.now()
+        Result.objects.filter(pk__in=[draft.pk for draft in drafts]).update(
+            state=ResultState.CONFIRMED, confirmed_by=actor, confirmed_at=now
+        )
+        for draft in drafts:
+            draft.state, draft.confirmed_by, draft.confirmed_at = ResultState.CONFIRMED, actor, now
+        refresh_session_totals(round_.session)
+        audit_record_many(
+            actor=actor,
+            action=GameVerb.RESULT_CONFIRMED,
+            club=round_.session.club,
+            entries=[
+                (draft, {"game": draft.game_id, "version": draft.version}) for draft in drafts
+            ],
+        )
+    return drafts

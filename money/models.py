@@ -1,0 +1,147 @@
+"""The sessions' money: settlements, payouts and the ledger of the club's pots.
+
+Terms (docs/design.md, "The pot and payouts"):
+- pot: where money is held between check-in and payout: the session pot (the fees, paid out
+  when the session is settled) and the club-wide side pots (skunk bank, 29/28/24 jackpots),
+  which roll over from session to session.
+- settlement: one settling of a session (a version); Payout rows say who got what. Reopening
+  marks it replaced and reverses its ledger rows; settling again makes a new version.
+- ledger entry: one signed movement of integer cents into (+) or out of (-) a pot. Every balance
+  is a sum of these rows; they are never edited or deleted (corrections are new rows).
+
+The tables keep the names they had when these models lived in the club app (`club_settlement`,
+`club_payout`, `club_ledgerentry`): the move was a change of code, not of data.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+
+from club.models import AppendOnlyModel, Club, Player, Session
+
+
+class Pot(models.TextChoices):
+    MAIN = "main", "Session pot"
+    SKUNK_BANK = "skunk_bank", "Skunk bank"
+    JACKPOT_29 = "jackpot_29", "29 jackpot"
+    JACKPOT_28 = "jackpot_28", "28 jackpot"
+    JACKPOT_24 = "jackpot_24", "24 jackpot"
+
+
+# The hand each jackpot is for.
+JACKPOT_HANDS = {Pot.JACKPOT_29: 29, Pot.JACKPOT_28: 28, Pot.JACKPOT_24: 24}
+JACKPOT_POTS = {hand: pot for pot, hand in JACKPOT_HANDS.items()}
+
+
+class LedgerKind(models.TextChoices):
+    FEE = "fee", "Entry fee"
+    PAYOUT = "payout", "Payout"
+    SKUNK_COIN = "skunk_coin", "Skunk coin"
+    SKUNK_BANK_WIN = "skunk_bank_win", "Skunk bank won"
+    JACKPOT_COIN = "jackpot_coin", "Jackpot contribution"
+    JACKPOT_WIN = "jackpot_win", "Jackpot won"
+    REVERSAL = "reversal", "Reversed (session reopened)"
+
+
+class SettlementState(models.TextChoices):
+    CURRENT = "current", "Current"
+    REPLACED = "replaced", "Replaced (session reopened)"
+
+
+class Settlement(models.Model):
+    """One settling of a session: the pot, how it was split, and (in Payout rows) who got what.
+
+    Reopening a session marks its settlement replaced and reverses its ledger rows; settling
+    again makes a new version. Both are kept.
+    """
+
+    session = models.ForeignKey(Session, on_delete=models.PROTECT, related_name="settlements")
+    version = models.PositiveSmallIntegerField()
+    state = models.CharField(
+        max_length=10, choices=SettlementState.choices, default=SettlementState.CURRENT
+    )
+    pot_cents = models.PositiveIntegerField()
+    coin_cents = models.PositiveIntegerField()
+    paid_places = models.PositiveSmallIntegerField()
+    weights = models.JSONField()
+    seed = models.BigIntegerField(help_text="Seeds the cut that breaks an indivisible coin.")
+    steps = models.JSONField(help_text="How the pot was split, step by step.")
+    cuts = models.JSONField(default=list, blank=True)
+    settled_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    settled_at = models.DateTimeField(default=timezone.now)
+    reopened_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    reopened_at = models.DateTimeField(null=True, blank=True)
+    reopen_reason = models.TextField(blank=True)
+
+    class Meta:
+        db_table = "club_settlement"
+        ordering = ["session", "-version"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["session", "version"], name="settlement_version_unique"
+            ),
+            models.UniqueConstraint(
+                fields=["session"],
+                condition=models.Q(state="current"),
+                name="settlement_one_current_per_session",
+            ),
+        ]
+        permissions = [("settle_session", "Can settle and reopen a session")]
+
+    def __str__(self) -> str:
+        return f"Settlement {self.version} of {self.session}"
+
+
+class Payout(models.Model):
+    settlement = models.ForeignKey(Settlement, on_delete=models.PROTECT, related_name="payouts")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="payouts")
+    rank = models.PositiveSmallIntegerField()
+    place = models.PositiveSmallIntegerField()
+    amount_cents = models.PositiveIntegerField()
+
+    class Meta:
+        db_table = "club_payout"
+        ordering = ["settlement", "place", "player__display_name"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["settlement", "player"], name="payout_one_per_player_per_settlement"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player}: {self.amount_cents}¢"
+
+
+class LedgerEntry(AppendOnlyModel):
+    """One signed movement of integer cents into (+) or out of (-) one of the club's pots.
+    Every balance shown is a sum of these rows."""
+
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="ledger")
+    pot = models.CharField(max_length=12, choices=Pot.choices)
+    kind = models.CharField(max_length=16, choices=LedgerKind.choices)
+    amount_cents = models.IntegerField()
+    session = models.ForeignKey(Session, on_delete=models.PROTECT, related_name="ledger")
+    settlement = models.ForeignKey(Settlement, on_delete=models.PROTECT, related_name="ledger")
+    player = models.ForeignKey(
+        Player, on_delete=models.PROTECT, null=True, blank=True, related_name="ledger"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        db_table = "club_ledgerentry"
+        ordering = ["created_at", "pk"]
+        verbose_name_plural = "ledger entries"
+        indexes = [
+            models.Index(fields=["club", "pot", "created_at"]),
+            # Money won on the standings pages: a club's payouts and side-pot wins.
+            models.Index(fields=["club", "kind"]),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_pot_display()} {self.amount_cents:+d}¢ {self.get_kind_display()}"

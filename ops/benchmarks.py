@@ -1,0 +1,322 @@
+"""The benchmarks behind `make bench` that need a club history: page renders and throughput.
+
+Terms:
+- history database: a SQLite file holding one club built by `manage.py seed_history`; the bench
+  builds one of 1 year and one of 10 years, each in a temporary folder, and runs the page timings
+  against each in a child process (`manage.py bench --pages`) so the two never share a connection.
+- page: one of PAGES, rendered in-process through Django's test client as the role that uses it,
+  warm (after WARMUP renders): the query count of one render, median and 95th-percentile ms.
+  The standings pages are rendered for a logged-in player: anonymous visitors get them from the
+  visitors' cache (club.views.VisitorCacheMixin), which would time the cache, not the render.
+- throughput: requests per second that gunicorn (2 sync workers) answers on loopback, driven by
+  CLIENTS threads of this process (a second process from gunicorn's), alternating the trivial
+  health view and the season standings page in equal slices so drift hits both alike.
+"""
+
+from __future__ import annotations
+
+import gc
+import http.client
+import json
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db import connection
+from django.db.models import Count
+from django.test import Client
+from django.urls import reverse
+
+PAGES = ("home", "session", "season_standings", "all_time", "player", "judges_queue")
+WARMUP = 2
+RENDERS = 30
+P95_TARGET_MS = 150
+THROUGHPUT_TARGET = 1 / 3
+CLIENTS = 8
+SLICE_SECONDS = 2.5
+SLICES = 4  # per view, alternating
+
+
+def percentile(samples: list[float], share: float) -> float:
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
+
+
+def timings(samples: list[float]) -> dict:
+    """Median and 95th percentile of millisecond samples, as the report shows them."""
+    return {
+        "median_ms": round(statistics.median(samples), 2),
+        "p95_ms": round(percentile(samples, 0.95), 2),
+    }
+
+
+class _QueryCounter(list):
+    """A database execute wrapper that keeps each query's SQL."""
+
+    def __call__(self, execute, sql, params, many, context):
+        self.append(sql)
+        return execute(sql, params, many, context)
+
+
+def _page_requests(slug: str) -> dict[str, tuple[str, object]]:
+    """page -> (url, user or None) in the history club."""
+    from club.models import Club, Session, SessionState
+    from club.roles import JUDGES, ORGANISERS, PLAYERS
+    from games.models import ResultLine
+
+    club = Club.objects.get(slug=slug)
+    users = get_user_model().objects
+    organiser = users.filter(groups__name=ORGANISERS, username__startswith=slug).first()
+    judge = users.filter(groups__name=JUDGES, username__startswith=slug).first()
+    member = users.filter(groups__name=PLAYERS, players__club=club).order_by("pk").first()
+    settled = Session.objects.filter(club=club, state=SessionState.SETTLED).latest("date")
+    busiest = (
+        ResultLine.objects.filter(player__club=club)
+        .values("player_id")
+        .annotate(games=Count("pk"))
+        .order_by("-games", "player_id")
+        .first()["player_id"]
+    )
+    return {
+        "home": (reverse("home"), None),
+        "session": (reverse("web:session", args=[settled.pk]), organiser),
+        # Members, not visitors: visitors get these three from the cache (see `throughput`).
+        "season_standings": (reverse("standings:season"), member),
+        "all_time": (reverse("standings:all_time"), member),
+        "player": (reverse("standings:player", args=[busiest]), member),
+        "judges_queue": (reverse("scoring:queue"), judge),
+    }
+
+
+def time_pages(slug: str, renders: int = RENDERS) -> dict:
+    """Each page's query count and render times against the current database."""
+    settings.PEGBOARD_DEFAULT_CLUB = slug
+    figures = {}
+    for page, (url, user) in _page_requests(slug).items():
+        client = Client()
+        if user is not None:
+            client.force_login(user)
+        for _ in range(WARMUP):
+            response = client.get(url)
+            if response.status_code != 200:
+                raise RuntimeError(f"{page} ({url}) answered {response.status_code}")
+        # As config.wsgi does once Django is loaded: what lives on is not rescanned by the
+        # garbage collector in the middle of a request.
+        gc.collect()
+        gc.freeze()
+        queries = _QueryCounter()
+        with connection.execute_wrapper(queries):
+            client.get(url)
+        samples = []
+        for _ in range(renders):
+            start = time.perf_counter()
+            client.get(url)
+            samples.append((time.perf_counter() - start) * 1000)
+        figures[page] = {
+            "url": url,
+            "as": "anonymous" if user is None else user.groups.first().name.rstrip("s"),
+            "queries": len(queries),
+            **timings(samples),
+        }
+    return figures
+
+
+# --- Orchestration (the parent `manage.py bench`) -------------------------------------------------
+
+
+def production_env(database: Path, **extra: str) -> dict:
+    """The environment of a child process: production settings (DEBUG off, a throwaway key,
+    plain HTTP on loopback) against the history database."""
+    return {
+        **os.environ,
+        "DATABASE_URL": f"sqlite:///{database}",
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "DEBUG": "0",
+        "SECRET_KEY": "bench-only-not-a-secret-" + "x" * 40,
+        "PEGBOARD_HTTPS": "0",
+        "ALLOWED_HOSTS": "127.0.0.1,testserver",
+        **extra,
+    }
+
+
+def _manage(*args: str, database: Path) -> str:
+    done = subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=settings.BASE_DIR,
+        env=production_env(database),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        raise RuntimeError(f"manage.py {' '.join(args)} failed:\n{done.stderr[-2000:]}")
+    return done.stdout
+
+
+def build_history_database(folder: Path, *, years: int, players: int, seed: int) -> dict:
+    database = folder / f"history-{years}y.sqlite3"
+    _manage("migrate", "--noinput", "-v", "0", database=database)
+    summary = json.loads(
+        _manage(
+            "seed_history",
+            f"--years={years}",
+            f"--players={players}",
+            f"--seed={seed}",
+            "--json",
+            database=database,
+        ).strip()
+    )
+    summary["database"] = str(database)
+    return summary
+
+
+def pages_in_child(database: Path, renders: int) -> dict:
+    return json.loads(
+        _manage("bench", "--pages", f"--renders={renders}", database=database).strip()
+    )
+
+
+def compare_pages(small: dict, large: dict, years: tuple[int, int]) -> dict:
+    """Per page: both sizes' figures, the ratio of the 95th percentiles, and the targets."""
+    one, ten = (f"{n}_year{'s' if n != 1 else ''}" for n in years)
+    pages = {}
+    for page in PAGES:
+        a, b = small[page], large[page]
+        pages[page] = {
+            "url": b["url"],
+            "as": b["as"],
+            one: {key: a[key] for key in ("queries", "median_ms", "p95_ms")},
+            ten: {key: b[key] for key in ("queries", "median_ms", "p95_ms")},
+            "p95_ratio": round(b["p95_ms"] / a["p95_ms"], 2) if a["p95_ms"] else None,
+            "queries_constant": a["queries"] == b["queries"],
+            "p95_under_target": b["p95_ms"] < P95_TARGET_MS,
+        }
+    return pages
+
+
+# --- Throughput under gunicorn --------------------------------------------------------------------
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def _get(port: int, path: str) -> int:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    try:
+        conn.request("GET", path, headers={"Host": "127.0.0.1"})
+        response = conn.getresponse()
+        response.read()
+        return response.status
+    finally:
+        conn.close()
+
+
+def _drive(port: int, path: str, seconds: float) -> tuple[int, int]:
+    """(answered, not 200) from CLIENTS threads requesting `path` for `seconds`."""
+    stop = time.perf_counter() + seconds
+    counts = [[0, 0] for _ in range(CLIENTS)]
+
+    def client(mine: list[int]) -> None:
+        while time.perf_counter() < stop:
+            status = _get(port, path)
+            mine[0] += 1
+            mine[1] += status != 200
+
+    threads = [threading.Thread(target=client, args=(c,)) for c in counts]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return sum(c[0] for c in counts), sum(c[1] for c in counts)
+
+
+def throughput(database: Path, slug: str, *, slices: int = SLICES) -> dict:
+    """Requests per second of the trivial view and the season standings page under gunicorn."""
+    port = _free_port()
+    env = production_env(database, PEGBOARD_DEFAULT_CLUB=slug)
+    command = [
+        str(Path(sys.executable).with_name("gunicorn")),
+        "config.wsgi",
+        f"--bind=127.0.0.1:{port}",
+        "--workers=2",
+        "--log-level=warning",
+    ]
+    server = subprocess.Popen(command, cwd=settings.BASE_DIR, env=env)
+    paths = {"trivial": reverse("health"), "season_standings": reverse("standings:season")}
+    try:
+        deadline = time.perf_counter() + 30
+        while True:
+            try:
+                if _get(port, paths["trivial"]) == 200:
+                    break
+            except OSError:
+                pass
+            if time.perf_counter() > deadline or server.poll() is not None:
+                raise RuntimeError("gunicorn did not start")
+            time.sleep(0.2)
+        for path in paths.values():  # warm both workers
+            _drive(port, path, 0.5)
+        totals = {name: [0, 0, 0.0] for name in paths}
+        for _ in range(slices):
+            for name, path in paths.items():
+                start = time.perf_counter()
+                answered, failed = _drive(port, path, SLICE_SECONDS)
+                totals[name][0] += answered
+                totals[name][1] += failed
+                totals[name][2] += time.perf_counter() - start
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+    rates = {name: answered / seconds for name, (answered, _, seconds) in totals.items()}
+    failed = {name: failures for name, (_, failures, _) in totals.items()}
+    if any(failed.values()):
+        raise RuntimeError(f"non-200 answers under load: {failed}")
+    ratio = rates["season_standings"] / rates["trivial"]
+    return {
+        "server": "gunicorn, 2 sync workers, DEBUG off, SQLite",
+        "clients": CLIENTS,
+        "seconds_each": round(slices * SLICE_SECONDS, 1),
+        "trivial_url": paths["trivial"],
+        "trivial_per_second": round(rates["trivial"], 1),
+        "season_standings_url": paths["season_standings"],
+        "season_standings_per_second": round(rates["season_standings"], 1),
+        "ratio": round(ratio, 3),
+        "target_ratio": round(THROUGHPUT_TARGET, 3),
+        "meets_target": ratio >= THROUGHPUT_TARGET,
+    }
+
+
+def history_benchmarks(
+    *, years: tuple[int, int], players: int, seed: int, renders: int, slices: int = SLICES
+) -> dict:
+    """Seed both histories, time the pages on each, and drive the larger under gunicorn."""
+    with tempfile.TemporaryDirectory(prefix="pegboard-bench-") as folder:
+        # Production settings serve static files from the collected manifest.
+        _manage("collectstatic", "--noinput", "-v", "0", database=Path(folder) / "none.sqlite3")
+        built = {}
+        pages = {}
+        for n in years:
+            print(f"seeding {n} year(s) of history ...", file=sys.stderr)
+            built[n] = build_history_database(Path(folder), years=n, players=players, seed=seed)
+            print(f"timing pages on {n} year(s) ...", file=sys.stderr)
+            pages[n] = pages_in_child(Path(built[n]["database"]), renders)
+        print("driving gunicorn ...", file=sys.stderr)
+        load = throughput(Path(built[years[1]]["database"]), built[years[1]]["club"], slices=slices)
+    for summary in built.values():
+        summary.pop("database")
+    return {
+        "history": {f"{n}_year{'s' if n != 1 else ''}": built[n] for n in years},
+        "pages": compare_pages(pages[years[0]], pages[years[1]], years),
+        "standings_throughput": load,
+    }

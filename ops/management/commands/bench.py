@@ -1,0 +1,118 @@
+"""`manage.py bench` (`make bench`): run the project's benchmarks and print one JSON document.
+
+Sections: `history` (how long `seed_history` took to build each history), `pages` (six pages'
+query counts and render times on 1 and on 10 years of history, ops.benchmarks),
+`standings_throughput` (gunicorn, season standings against the trivial health view),
+`hand_counter` (the counter page rendered through Django's test client, in-process, warm: median
+and 95th-percentile milliseconds per request), `engine` (the scoring engine's own figures,
+`scoring.engine.bench`) and `targets` (each target and whether it holds). Timings are wall-clock
+on this machine and noisy: compare figures from one run with each other, not across runs.
+
+`--quick` is a smoke run (small samples, no history); `--pages` is the child run that times the
+pages against the database it is pointed at (the parent starts it once per history).
+"""
+
+import argparse
+import json
+import time
+
+from django.core.management.base import BaseCommand, CommandError
+from django.test import Client
+
+from ops import benchmarks
+from scoring.engine.bench import run_benchmarks
+
+COUNTER_HANDS = [
+    ("5H 5C 5S JD", "5D"),
+    ("9S 6H 5D 4C", "4H"),
+    ("2H 4H 6H 8H", "KS"),
+    ("7C 8D 8H 9S", "6C"),
+    ("AS 2D 3C KH", "QD"),
+]
+
+
+def time_counter(requests: int) -> dict:
+    client = Client()
+    client.get("/scoring/counter/", {"hand": "5H 5C 5S JD", "starter": "5D"})  # warm caches
+    samples = []
+    for i in range(requests):
+        hand, starter = COUNTER_HANDS[i % len(COUNTER_HANDS)]
+        start = time.perf_counter()
+        response = client.get("/scoring/counter/", {"hand": hand, "starter": starter})
+        samples.append((time.perf_counter() - start) * 1000)
+        if response.status_code != 200:
+            raise RuntimeError(f"hand counter answered {response.status_code}")
+    return {"requests": requests, **benchmarks.timings(samples)}
+
+
+class Command(BaseCommand):
+    help = "Run Pegboard's benchmarks and print the figures as one JSON document."
+
+    def add_arguments(self, parser):
+        parser.add_argument(
+            "--quick", action="store_true", help="smaller samples and no history (a smoke run)"
+        )
+        parser.add_argument(
+            "--years",
+            type=int,
+            nargs=2,
+            default=(1, 10),
+            metavar=("SMALL", "LARGE"),
+            help="the two history sizes in years (1 10)",
+        )
+        parser.add_argument("--players", type=int, default=40, help="players in the history (40)")
+        parser.add_argument("--seed", type=int, default=1, help="the history's seed (1)")
+        parser.add_argument(
+            "--renders", type=int, default=benchmarks.RENDERS, help="renders per page"
+        )
+        parser.add_argument(
+            "--pages", action="store_true", help="(child run) time the pages of this database"
+        )
+        parser.add_argument("--slug", default="history", help=argparse.SUPPRESS)
+
+    def handle(self, *args, quick: bool, **options):
+        if options["pages"]:
+            self.stdout.write(
+                json.dumps(benchmarks.time_pages(options["slug"], options["renders"]))
+            )
+            return
+        small, large = options["years"]
+        if not 1 <= small < large <= 50:
+            raise CommandError("--years: give two sizes, smaller first, 1 to 50.", returncode=2)
+        hands, phases, requests = (5_000, 100, 20) if quick else (100_000, 2_000, 200)
+        report = {}
+        if not quick:
+            report.update(
+                benchmarks.history_benchmarks(
+                    years=(small, large),
+                    players=options["players"],
+                    seed=options["seed"],
+                    renders=options["renders"],
+                )
+            )
+        self.stderr.write("timing the hand counter and the engine ...")
+        report["hand_counter"] = time_counter(requests)
+        report["engine"] = run_benchmarks(hands=hands, play_phases=phases)
+        report["targets"] = targets(report)
+        self.stdout.write(json.dumps(report, indent=2))
+
+
+def targets(report: dict) -> dict:
+    """Each target of docs/design.md's "Performance and scale" and issue 8, and whether it holds."""
+    held = {
+        "score_hand_per_second_at_least_200000": (
+            report["engine"]["score_hand_per_second"] >= 200_000
+        ),
+        "distributions_under_5_seconds": report["engine"]["distribution_seconds"] < 5,
+    }
+    if "pages" in report:
+        pages = report["pages"].values()
+        held["page_query_counts_constant"] = all(p["queries_constant"] for p in pages)
+        held[f"page_p95_under_{benchmarks.P95_TARGET_MS}_ms"] = all(
+            p["p95_under_target"] for p in pages
+        )
+        held["standings_throughput_at_least_a_third"] = report["standings_throughput"][
+            "meets_target"
+        ]
+    held["all"] = all(held.values())
+    return held

@@ -1,0 +1,326 @@
+"""Reads for the standings app: the season and all-time tables, records, a player's season.
+
+Terms:
+- session total: one player's figures in one session (games.SessionTotal, kept by the result
+  services); every table here sums them in the database or over their few rows, never over every
+  result line.
+- season: named by the year it starts in (the club sets the start date; 1 January by default).
+- best N: when the club sets `best_sessions`, each player's season counts only their best N
+  sessions (by game points, then spread, then the earlier date); the season table and the running
+  rank on the player page count the same sessions.
+- ranking: by `games.ranking` (game points, then games won, then spread), ties shared ("T-3").
+- money won: payouts and side-pot wins of current (not reopened) settlements, from the ledger.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db.models import Count, F, QuerySet, Sum
+
+from club.models import Player, Session
+from games.models import ResultLine, ResultState, SessionTotal
+from games.ranking import rank
+from games.totals import streak
+from money.models import LedgerEntry, LedgerKind, SettlementState
+from scoring.models import Claim, ClaimKind
+
+WINNINGS = (LedgerKind.PAYOUT, LedgerKind.SKUNK_BANK_WIN, LedgerKind.JACKPOT_WIN)
+
+
+@dataclass(frozen=True)
+class SeasonStanding:
+    rank: int
+    tied: bool
+    player_id: int
+    player: str
+    sessions: int
+    played: int
+    game_points: int
+    won: int
+    lost: int
+    spread: int
+    skunks_given: int
+    skunks_taken: int
+    money_cents: int
+
+    @property
+    def rank_label(self) -> str:
+        return f"T-{self.rank}" if self.tied else str(self.rank)
+
+    @property
+    def win_rate(self) -> float:
+        return self.won / self.played if self.played else 0.0
+
+
+def confirmed_lines(club, first=None, until=None) -> QuerySet[ResultLine]:
+    """Confirmed result lines of a club's games, optionally within [first, until) by date."""
+    lines = ResultLine.objects.filter(
+        result__state=ResultState.CONFIRMED, result__game__session__club=club
+    )
+    if first is not None:
+        lines = lines.filter(result__game__session__date__gte=first)
+    if until is not None:
+        lines = lines.filter(result__game__session__date__lt=until)
+    return lines
+
+
+def player_session_rows(club, first=None, until=None) -> list[dict]:
+    """One row per (player, session) from the kept totals (games.totals), by player and date:
+    player_id, session_id, date, points, played, won, spread, skunks_given, skunks_taken."""
+    totals = SessionTotal.objects.filter(club=club)
+    if first is not None:
+        totals = totals.filter(date__gte=first)
+    if until is not None:
+        totals = totals.filter(date__lt=until)
+    return list(
+        totals.order_by("player_id", "date").values(
+            "player_id",
+            "session_id",
+            "date",
+            "points",
+            "played",
+            "won",
+            "spread",
+            "skunks_given",
+            "skunks_taken",
+        )
+    )
+
+
+def player_career_rows(club) -> list[dict]:
+    """One row per player over every session (counted in the database), shaped like
+    `player_session_rows` with `sessions` the number of sessions played."""
+    return list(
+        SessionTotal.objects.filter(club=club)
+        .values("player_id")
+        .annotate(
+            sessions=Count("pk"),
+            points=Sum("points"),
+            played=Sum("played"),
+            won=Sum("won"),
+            spread=Sum("spread"),
+            skunks_given=Sum("skunks_given"),
+            skunks_taken=Sum("skunks_taken"),
+        )
+        .order_by("player_id")
+    )
+
+
+def _best(rows: list[dict], best: int | None) -> list[dict]:
+    """A player's best N sessions by game points (then spread, then the earlier date)."""
+    if not best or len(rows) <= best:
+        return rows
+    ranked = sorted(rows, key=lambda r: (-r["points"], -r["spread"], r["date"]))
+    return ranked[:best]
+
+
+def _line(rows: list[dict], best: int | None) -> dict:
+    """A player's figures over their sessions' rows (their best N of them, when `best`)."""
+    counted = _best(rows, best)
+    played = sum(r["played"] for r in counted)
+    won = sum(r["won"] for r in counted)
+    return {
+        "sessions": sum(r.get("sessions", 1) for r in counted),
+        "played": played,
+        "game_points": sum(r["points"] for r in counted),
+        "won": won,
+        "lost": played - won,
+        "spread": sum(r["spread"] for r in counted),
+        "skunks_given": sum(r["skunks_given"] for r in counted),
+        "skunks_taken": sum(r["skunks_taken"] for r in counted),
+    }
+
+
+def _winnings(club, first=None, until=None) -> QuerySet[LedgerEntry]:
+    """The ledger rows of money won (payouts and side-pot wins of current settlements)."""
+    rows = LedgerEntry.objects.filter(
+        club=club, settlement__state=SettlementState.CURRENT, kind__in=WINNINGS
+    )
+    if first is not None:
+        rows = rows.filter(session__date__gte=first)
+    if until is not None:
+        rows = rows.filter(session__date__lt=until)
+    return rows
+
+
+def standings_from_rows(club, rows: list[dict], *, best: int | None, first=None, until=None):
+    """Ranked standings from per-(player, session) rows, money won from the payouts."""
+    by_player: dict[int, list[dict]] = {}
+    for row in rows:
+        by_player.setdefault(row["player_id"], []).append(row)
+    money = dict(
+        _winnings(club, first, until)
+        .values("player_id")
+        .annotate(total=Sum("amount_cents"))
+        .values_list("player_id", "total")
+    )
+    names = dict(Player.objects.filter(pk__in=by_player).values_list("pk", "display_name"))
+    table = [
+        {
+            "player_id": player_id,
+            "player": names[player_id],
+            **_line(player_rows, best),
+            # The ledger is the club's side: money paid out to a player is negative there.
+            "money_cents": -money.get(player_id, 0),
+        }
+        for player_id, player_rows in by_player.items()
+    ]
+    return [
+        SeasonStanding(rank=ranked.rank, tied=ranked.tied, **ranked.row)
+        for ranked in rank(table, name=lambda row: row["player"])
+    ]
+
+
+def running_ranks(rows: list[dict], player_id: int, *, best: int | None) -> list[tuple]:
+    """(date, rank) after each session date `player_id` played: everyone's season so far,
+    counted and ranked exactly as the season table counts and ranks it (best N included)."""
+    by_date: dict = {}
+    for r in rows:
+        by_date.setdefault(r["date"], []).append(r)
+    so_far: dict[int, list[dict]] = {}
+    history = []
+    for day in sorted(by_date):
+        for r in by_date[day]:
+            so_far.setdefault(r["player_id"], []).append(r)
+        if any(r["player_id"] == player_id for r in by_date[day]):
+            lines = [{"player_id": pid, **_line(own, best)} for pid, own in so_far.items()]
+            mine = next(ranked for ranked in rank(lines) if ranked.row["player_id"] == player_id)
+            history.append((day, mine.rank))
+    return history
+
+
+def season_standings(club, season: int) -> list[SeasonStanding]:
+    """The season's table: sums over sessions (best N if the club says so), ranked with ties."""
+    first, until = club.season_dates(season)
+    rows = player_session_rows(club, first, until)
+    return standings_from_rows(club, rows, best=club.best_sessions, first=first, until=until)
+
+
+def all_time_standings(club) -> list[SeasonStanding]:
+    return standings_from_rows(club, player_career_rows(club), best=None)
+
+
+def club_seasons(club) -> list[int]:
+    """Every season the club has played, newest first."""
+    dates = Session.objects.filter(club=club).dates("date", "day")
+    return sorted({club.season_of(day) for day in dates}, reverse=True)
+
+
+@dataclass(frozen=True)
+class Records:
+    most_points: list[dict]  # {player, date, points}
+    longest_streaks: list[dict]  # {player, streak}
+    top_hands: list  # Claim rows of 29 and 28 accepted as claimed
+    most_skunks: list[SeasonStanding]
+
+
+def club_records(club, standings: list[SeasonStanding] | None = None) -> Records:
+    """All-time records from the kept session totals, in a fixed few queries. `standings`: the
+    all-time standings when the caller has them already."""
+    names = dict(Player.objects.filter(club=club).values_list("pk", "display_name"))
+    totals = SessionTotal.objects.filter(club=club)
+    most = totals.order_by("-points", "date", "player_id").values("player_id", "date", "points")[:5]
+    runs: dict[int, list[tuple[int, int, int, int]]] = {}
+    ordered = totals.order_by("player_id", "date").values_list(
+        "player_id", "played", "first_run", "last_run", "best_run"
+    )
+    for player_id, *run in ordered:
+        runs.setdefault(player_id, []).append(tuple(run))
+    streaks = {player_id: streak(sessions) for player_id, sessions in runs.items()}
+    longest = sorted(streaks.items(), key=lambda item: (-item[1], names.get(item[0], "")))[:5]
+    # The big hands first by their count (an index), then the club's among them: a planner
+    # that starts from the club's sessions would read every claim of ten years.
+    big = Claim.objects.filter(
+        kind__in=[ClaimKind.HAND, ClaimKind.CRIB],
+        true_points__gte=28,
+        claimed_points=F("true_points"),
+    ).values_list("pk", flat=True)
+    hands = (
+        Claim.objects.filter(pk__in=list(big), game__session__club=club)
+        .select_related("claimant", "game__session", "game__round")
+        .order_by("-true_points", "game__session__date")
+    )
+    standings = all_time_standings(club) if standings is None else standings
+    return Records(
+        most_points=[
+            {"player": names.get(r["player_id"], ""), "date": r["date"], "points": r["points"]}
+            for r in most
+        ],
+        longest_streaks=[{"player": names.get(pid, ""), "streak": n} for pid, n in longest if n],
+        top_hands=list(hands),
+        most_skunks=sorted(standings, key=lambda s: (-s.skunks_given, s.player))[:5],
+    )
+
+
+@dataclass(frozen=True)
+class PlayerSeason:
+    standing: SeasonStanding | None
+    sessions: list[dict]  # {session_id, date, played, won, points, spread, money_cents}
+    head_to_head: list[dict]  # {opponent, games, won, lost}
+    points_by_session: list[tuple]  # (date, points)
+    rank_by_session: list[tuple]  # (date, rank after that session)
+    players: int  # how many players the season's table has
+
+
+def player_season(club, player, season: int) -> PlayerSeason:
+    """A player's season: their line, every session, head-to-head, and the charts' data."""
+    first, until = club.season_dates(season)
+    rows = player_session_rows(club, first, until)
+    standings = standings_from_rows(club, rows, best=club.best_sessions, first=first, until=until)
+    standing = next((s for s in standings if s.player_id == player.pk), None)
+    money = dict(
+        _winnings(club, first, until)
+        .filter(player=player)
+        .values("session_id")
+        .annotate(total=Sum("amount_cents"))
+        .values_list("session_id", "total")
+    )
+    mine = [r for r in rows if r["player_id"] == player.pk]
+    sessions = [
+        {
+            "session_id": r["session_id"],
+            "date": r["date"],
+            "played": r["played"],
+            "won": r["won"],
+            "points": r["points"],
+            "spread": r["spread"],
+            "money_cents": -money.get(r["session_id"], 0),
+        }
+        for r in mine
+    ]
+    return PlayerSeason(
+        standing=standing,
+        sessions=sessions,
+        head_to_head=head_to_head(club, player, first, until),
+        points_by_session=[(s["date"], s["points"]) for s in sessions],
+        rank_by_session=running_ranks(rows, player.pk, best=club.best_sessions),
+        players=len(standings),
+    )
+
+
+def head_to_head(club, player, first=None, until=None) -> list[dict]:
+    """Games against each opponent (partners excluded) and who won them, in two queries."""
+    my_lines = confirmed_lines(club, first, until).filter(player=player)
+    mine = {
+        result_id: (side, won)
+        for result_id, side, won in my_lines.values_list("result_id", "side", "won")
+    }
+    others = (
+        ResultLine.objects.filter(result_id__in=my_lines.values("result_id"))
+        .exclude(player=player)
+        .values_list("result_id", "player_id", "player__display_name", "side", "won")
+    )
+    table: dict[int, dict] = {}
+    for result_id, opponent_id, name, side, won in others:
+        my_side, my_won = mine[result_id]
+        if side == my_side:
+            continue  # a partner, not an opponent
+        row = table.setdefault(
+            opponent_id,
+            {"opponent_id": opponent_id, "opponent": name, "games": 0, "won": 0, "lost": 0},
+        )
+        row["games"] += 1
+        row["won"] += my_won
+        row["lost"] += won
+    return sorted(table.values(), key=lambda r: (-r["games"], r["opponent"].lower()))

@@ -1,0 +1,126 @@
+"""Views of the standings app: the season table, the all-time table with records, and a
+player's page with their season, head-to-head and charts. Public when the club publishes its
+standings; visitors get them from the cache (club.web.VisitorCacheMixin).
+"""
+
+from __future__ import annotations
+
+from datetime import MAXYEAR, MINYEAR
+
+from django.http import Http404
+from django.shortcuts import get_object_or_404
+from django.utils import timezone
+from django.utils.safestring import mark_safe
+from django.views.generic import TemplateView
+from django_tables2 import SingleTableMixin
+from django_tables2.export import ExportMixin
+
+from club.models import Player
+from club.tables import SafeTableExport
+from club.web import ClubMixin, PublicReadMixin, VisitorCacheMixin
+from standings.charts import Point, bar_chart_svg, line_chart_svg
+from standings.selectors import (
+    all_time_standings,
+    club_records,
+    club_seasons,
+    player_season,
+    season_standings,
+)
+from standings.tables import SeasonStandingTable
+
+
+class SeasonMixin(PublicReadMixin, ClubMixin):
+    """Standings pages: public when the club publishes them; `?season=` picks the season."""
+
+    permission_required = "club.view_session"
+
+    def seasons(self) -> list[int]:
+        if not hasattr(self, "_seasons"):
+            self._seasons = club_seasons(self.club)
+        return self._seasons
+
+    def season(self) -> int:
+        seasons = self.seasons()
+        default = seasons[0] if seasons else self.club.season_of(timezone.localdate())
+        try:
+            season = int(self.request.GET.get("season", default))
+        except ValueError:
+            raise Http404("Pick a season from the list.") from None
+        # Before the first session no season is listed: a year no date can have is still a 404.
+        if (seasons and season not in seasons) or not MINYEAR <= season < MAXYEAR:
+            raise Http404("The club has no such season.")
+        return season
+
+
+class StandingsView(VisitorCacheMixin, SeasonMixin, ExportMixin, SingleTableMixin, TemplateView):
+    template_name = "standings/standings.html"
+    table_class = SeasonStandingTable
+    table_pagination = False
+    export_formats = ("csv",)
+    export_class = SafeTableExport
+
+    def get_export_filename(self, export_format):
+        return f"standings-{self.season()}.{export_format}"
+
+    def get_table_data(self):
+        return season_standings(self.club, self.season())
+
+    def get_context_data(self, **kwargs):
+        return super().get_context_data(
+            season=self.season(), seasons=self.seasons(), best=self.club.best_sessions, **kwargs
+        )
+
+
+class AllTimeView(VisitorCacheMixin, SeasonMixin, ExportMixin, SingleTableMixin, TemplateView):
+    template_name = "standings/all_time.html"
+    table_class = SeasonStandingTable
+    table_pagination = False
+    export_formats = ("csv",)
+    export_class = SafeTableExport
+    export_name = "all-time"
+
+    def get_table_data(self):
+        if not hasattr(self, "standings"):
+            self.standings = all_time_standings(self.club)
+        return self.standings
+
+    def get_context_data(self, **kwargs):
+        records = club_records(self.club, standings=self.get_table_data())
+        return super().get_context_data(records=records, **kwargs)
+
+
+class PlayerPageView(VisitorCacheMixin, SeasonMixin, TemplateView):
+    template_name = "standings/player.html"
+
+    def get_context_data(self, **kwargs):
+        player = get_object_or_404(Player, pk=self.kwargs["pk"], club=self.club)
+        season = self.season()
+        data = player_season(self.club, player, season)
+        points = [
+            Point(label=f"{day:%-d %b}", value=value) for day, value in data.points_by_session
+        ]
+        ranks = [Point(label=f"{day:%-d %b}", value=rank) for day, rank in data.rank_by_session]
+        return super().get_context_data(
+            player=player,
+            season=season,
+            seasons=self.seasons(),
+            data=data,
+            points_chart=mark_safe(  # noqa: S308 - standings.charts escapes every text it draws
+                bar_chart_svg(
+                    points=points,
+                    title=f"{player.display_name}: game points per session, {season}",
+                    y_label="Game points",
+                )
+            ),
+            rank_chart=mark_safe(  # noqa: S308 - standings.charts escapes every text it draws
+                line_chart_svg(
+                    points=ranks,
+                    title=f"{player.display_name}: rank in the season after each session",
+                    y_label="Rank",
+                    invert_y=True,
+                    y_min=1,
+                    y_max=max(data.players, 2),
+                )
+            ),
+            **kwargs,
+        )

@@ -1,0 +1,108 @@
+"""Addresses never change when code moves between apps: every URL the site had before the apps
+were laid in layers (money, standings and web came out of club and games) answers at the same
+path, and the names that moved say where they went.
+
+Terms: OLD_URLS is the site's URL conf as it stood before the move, (old name, path pattern),
+written down then; NEW_NAMES maps each name that moved to its name now (the others kept theirs).
+"""
+
+import pytest
+from django.urls import resolve, reverse
+
+from tests.web.test_pages import named_urls
+
+OLD_URLS = (
+    ("health", "healthz"),
+    ("home", ""),
+    ("login", "login/"),
+    ("logout", "logout/"),
+    ("club:rules", "club/rules/"),
+    ("club:rules_edit", "club/rules/edit/"),
+    ("club:players", "club/players/"),
+    ("club:player_add", "club/players/add/"),
+    ("club:player_edit", "club/players/<int:pk>/edit/"),
+    ("club:audit", "club/audit/"),
+    ("club:sessions", "club/sessions/"),
+    ("club:session_open", "club/sessions/open/"),
+    ("club:session", "club/sessions/<int:pk>/"),
+    ("club:checkin_add", "club/sessions/<int:pk>/checkin/"),
+    ("club:checkin_paid", "club/sessions/<int:pk>/checkins/<int:checkin>/paid/"),
+    ("club:checkin_unpaid", "club/sessions/<int:pk>/checkins/<int:checkin>/unpaid/"),
+    ("club:checkin_undo", "club/sessions/<int:pk>/checkins/<int:checkin>/undo/"),
+    ("club:session_export", "club/sessions/<int:pk>/export/"),
+    ("club:session_settle", "club/sessions/<int:pk>/settle/"),
+    ("club:settlement", "club/sessions/<int:pk>/settlement/"),
+    ("club:session_reopen", "club/sessions/<int:pk>/reopen/"),
+    ("club:ledger", "club/ledger/"),
+    ("club:player_money", "club/players/<int:pk>/money/"),
+    ("games:standings", "games/standings/"),
+    ("games:all_time", "games/all-time/"),
+    ("games:player", "games/players/<int:pk>/"),
+    ("games:round_draw", "games/sessions/<int:pk>/draw/"),
+    ("games:round", "games/rounds/<int:pk>/"),
+    ("games:round_print", "games/rounds/<int:pk>/print/"),
+    ("games:round_swap", "games/rounds/<int:pk>/swap/"),
+    ("games:game", "games/<int:pk>/"),
+    ("games:result_enter", "games/<int:pk>/result/"),
+    ("games:result_confirm", "games/<int:pk>/results/<int:result>/confirm/"),
+    ("games:result_correct", "games/<int:pk>/correct/"),
+    ("scoring:counter", "scoring/counter/"),
+    ("scoring:claim_new", "scoring/games/<int:pk>/claims/new/"),
+    ("scoring:claim", "scoring/claims/<int:pk>/"),
+    ("scoring:muggins", "scoring/claims/<int:pk>/muggins/"),
+    ("scoring:dispute_open", "scoring/claims/<int:pk>/dispute/"),
+    ("scoring:queue", "scoring/disputes/"),
+    ("scoring:dispute_rule", "scoring/disputes/<int:pk>/rule/"),
+    ("scoring:dispute_appeal", "scoring/disputes/<int:pk>/appeal/"),
+    ("scoring:session_report", "scoring/sessions/<int:pk>/disputes/"),
+)
+NEW_NAMES = {
+    "club:session": "web:session",
+    "club:checkin_add": "web:checkin_add",
+    "club:checkin_paid": "web:checkin_paid",
+    "club:checkin_unpaid": "web:checkin_unpaid",
+    "club:checkin_undo": "web:checkin_undo",
+    "club:session_export": "web:session_export",
+    "club:session_settle": "money:session_settle",
+    "club:settlement": "money:settlement",
+    "club:session_reopen": "money:session_reopen",
+    "club:ledger": "money:ledger",
+    "club:player_money": "money:player_money",
+    "games:standings": "standings:season",
+    "games:all_time": "standings:all_time",
+    "games:player": "standings:player",
+}
+
+
+def test_every_url_keeps_its_path():
+    now = dict(named_urls())
+    full = {name: path for name, path in _full_paths()}
+    for old, path in OLD_URLS:
+        name = NEW_NAMES.get(old, old)
+        assert name in now, f"{old} (now {name}) is gone"
+        assert full[name] == path, f"{name} moved from /{path} to /{full[name]}"
+    assert len(full) == len(OLD_URLS), "a new page: add it to OLD_URLS once it has shipped"
+
+
+def _full_paths(resolver=None, prefix="", namespace=""):
+    from django.urls import URLPattern, URLResolver, get_resolver
+
+    resolver = resolver or get_resolver()
+    for pattern in resolver.url_patterns:
+        if isinstance(pattern, URLResolver):
+            if pattern.namespace == "admin":
+                continue
+            inner = f"{namespace}{pattern.namespace}:" if pattern.namespace else namespace
+            yield from _full_paths(pattern, prefix + str(pattern.pattern), inner)
+        elif isinstance(pattern, URLPattern) and pattern.name:
+            yield f"{namespace}{pattern.name}", prefix + str(pattern.pattern)
+
+
+@pytest.mark.parametrize(("old", "path"), [pair for pair in OLD_URLS if "<" in pair[1]])
+def test_old_paths_resolve_to_the_view_of_the_new_name(old, path):
+    concrete = "/" + path.replace("<int:pk>", "7").replace("<int:checkin>", "3").replace(
+        "<int:result>", "5"
+    )
+    match = resolve(concrete)
+    assert match.view_name == NEW_NAMES.get(old, old)
+    assert reverse(match.view_name, kwargs=match.kwargs) == concrete

@@ -1,0 +1,410 @@
+"""Backups (club.backup, `manage.py export_club` / `import_club`): a club's whole history out to
+one JSON document and back into an empty database, identically.
+
+Terms: an *empty database* is one the test made by `flush` (every table emptied, as a new site's
+database) followed by `sync_roles` (the role groups that the data migrations make); `cli` runs a
+command as `manage.py` does (exit code, stdout, stderr) inside the test's transaction.
+"""
+
+import datetime as dt
+import io
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.apps import apps as django_apps
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group, Permission
+from django.contrib.contenttypes.models import ContentType
+from django.core.management import call_command, load_command_class
+from django.db import connection, connections
+
+from club.audit import ClubVerb, audit_record
+from club.models import AuditEntry, Club, Player, Session
+from club.services import session_open
+from games.selectors import session_standings
+from money.models import LedgerEntry
+from money.selectors import pot_balances
+from money.services import session_reopen, session_settle
+from ops import backup
+from ops.demo import build_demo_season
+from scoring.models import Dispute, RulingDecision
+from scoring.services import dispute_appeal, dispute_rule
+from standings.selectors import all_time_standings, club_records, club_seasons, season_standings
+from tests.factories import ClubFactory, PlayerFactory, UserFactory
+from web.roles import sync_roles
+
+pytestmark = pytest.mark.django_db
+
+ROOT = Path(__file__).resolve().parents[2]
+SLUG = "thursday-peggers"
+TODAY = dt.date(2026, 3, 20)
+User = get_user_model()
+
+
+@pytest.fixture(autouse=True)
+def _fresh_content_types():
+    """A test here flushes the database inside its transaction, which the test's end rolls
+    back: the content types' ids change twice, so the process forgets the ones it cached."""
+    ContentType.objects.clear_cache()
+    yield
+    ContentType.objects.clear_cache()
+
+
+def cli(monkeypatch, capsys, *argv: str) -> tuple[int, str, str]:
+    """Run `manage.py <argv>` in-process: (exit code, stdout, stderr)."""
+    # run_from_argv closes every connection when done; the test's transaction must outlive it.
+    monkeypatch.setattr(connections, "close_all", lambda: None)
+    capsys.readouterr()
+    command = load_command_class("ops", argv[0])
+    try:
+        command.run_from_argv(["manage.py", *argv])
+        code = 0
+    except SystemExit as stop:
+        code = stop.code
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def empty_the_database() -> None:
+    # PostgreSQL will not truncate tables with deferred checks pending in this transaction.
+    connection.check_constraints()
+    call_command("flush", interactive=False, verbosity=0)
+    # The flush numbered the content types afresh: forget the ids this process has cached.
+    ContentType.objects.clear_cache()
+    sync_roles()
+    assert not Club.objects.exists() and not User.objects.exists()
+    assert not AuditEntry.objects.exists() and not LedgerEntry.objects.exists()
+
+
+def export_text(slug: str = SLUG) -> str:
+    out = io.StringIO()
+    call_command("export_club", slug, stdout=out)
+    return out.getvalue()
+
+
+def without_export_time(text: str) -> str:
+    return re.sub(r'^"exported_at": .*$', "", text, count=1, flags=re.MULTILINE)
+
+
+def answers(club: Club) -> dict:
+    """What members see, by the selectors: standings of every session and season, all time,
+    records and the pots' balances."""
+    return {
+        "seasons": {season: season_standings(club, season) for season in club_seasons(club)},
+        "all_time": all_time_standings(club),
+        "records": club_records(club),
+        "sessions": {s.date: session_standings(s) for s in club.sessions.order_by("date")},
+        "pots": pot_balances(club),
+        # Content types by name: the empty database numbered them afresh.
+        "audit": list(
+            AuditEntry.objects.filter(club=club).values(
+                *(f.attname for f in AuditEntry._meta.concrete_fields if f.name != "content_type"),
+                "content_type__app_label",
+                "content_type__model",
+            )
+        ),
+    }
+
+
+def build_history() -> Club:
+    """The demo club with a short season, then a reopened and resettled session with an appeal
+    ruled finally by the second judge, a login with an extra permission and group, and a
+    second club and a login the backup must leave out."""
+    call_command("load_demo", season=False, stdout=io.StringIO())
+    club = Club.objects.get(slug=SLUG)
+    assert build_demo_season(club=club, seed=11, today=TODAY, sessions=3) == 3
+    organiser, judge2 = User.objects.get(username="organiser"), User.objects.get(username="judge2")
+    dispute = Dispute.objects.get(claim__game__session__club=club)
+    session = dispute.claim.game.session
+    session_reopen(session=session, actor=organiser, reason="The appeal was lodged in time.")
+    dispute_appeal(
+        dispute=dispute, actor=dispute.opened_by.user, statement="The first judge misread it."
+    )
+    dispute_rule(dispute=dispute, actor=judge2, decision=RulingDecision.AGREE)
+    session_settle(session=session, actor=organiser)
+
+    player = User.objects.get(username="player")
+    player.groups.add(Group.objects.create(name="treasurers"))
+    player.user_permissions.add(Permission.objects.get(codename="view_ledgerentry"))
+    player.is_staff, player.email = True, "pat@example.org"
+    player.save()
+
+    other = ClubFactory(name="Other Club", slug="other-club")
+    outsider = UserFactory(username="outsider")
+    PlayerFactory(club=other, user=outsider, display_name="Otto Outsider")
+    session_open(club=other, actor=outsider, date=TODAY)
+    audit_record(actor=None, action=ClubVerb.CLUB_CREATED, obj=other, club=other)
+    return club
+
+
+def test_every_model_of_the_club_apps_is_backed_up():
+    labels = {
+        model._meta.label_lower
+        for app in backup.BACKUP_APPS
+        for model in django_apps.get_app_config(app).get_models(include_auto_created=True)
+    }
+    assert set(backup.CLUB_ROWS) == labels
+    assert [m._meta.label_lower for m in backup.backed_up_models()] == list(backup.CLUB_ROWS)
+
+
+def test_a_model_without_a_backup_rule_stops_the_export(monkeypatch):
+    rules = dict(backup.CLUB_ROWS)
+    del rules["scoring.ruling"]
+    monkeypatch.setattr(backup, "CLUB_ROWS", rules)
+    with pytest.raises(RuntimeError, match="scoring.ruling"):
+        backup.club_document(ClubFactory())
+
+
+def test_export_import_round_trip(tmp_path):
+    club = build_history()
+    before = answers(club)
+    first = export_text()
+    document = json.loads(first)
+
+    # The header, every model with rows, users only the club's, times to the microsecond.
+    assert (document["format"], document["version"]) == (backup.FORMAT, backup.VERSION)
+    assert document["club"] == {"slug": SLUG, "name": "Thursday Peggers"}
+    assert set(document["counts"]) == {"auth.user", *backup.CLUB_ROWS}
+    assert document["counts"]["club.club"] == 1
+    assert document["counts"]["club.session"] == 3
+    assert document["counts"]["money.settlement"] == 4  # one replaced by the reopening
+    assert document["counts"]["scoring.ruling"] == 2  # the first ruling and the appeal's
+    users = {
+        row["fields"]["username"] for row in document["objects"] if row["model"] == "auth.user"
+    }
+    assert users == {"organiser", "organiser2", "judge", "judge2", "player"}
+    assert "Other Club" not in first and "outsider" not in first
+    keys = [(row["model"], row["pk"]) for row in document["objects"]]
+    assert keys == sorted(keys)
+    assert re.search(r'"created_at": "[0-9T:-]+\.\d{6}Z"', first)
+    assert '"password": "pbkdf2_sha256$' in first
+    assert without_export_time(export_text()) == without_export_time(first)  # same bytes
+
+    path = tmp_path / "club.json"
+    path.write_text(first, encoding="utf-8")
+    empty_the_database()
+    out = io.StringIO()
+    call_command("import_club", str(path), stdout=out)
+    assert "Restored the club Thursday Peggers (thursday-peggers): 3 sessions" in out.getvalue()
+    assert "treasurers" in out.getvalue()  # the group this database lacked
+
+    second = export_text()
+    assert without_export_time(second) == without_export_time(first)
+    club = Club.objects.get(slug=SLUG)
+    assert answers(club) == before
+    player = User.objects.get(username="player")
+    assert sorted(player.groups.values_list("name", flat=True)) == ["players", "treasurers"]
+    assert player.has_perm("money.view_ledgerentry") and player.has_perm("games.add_result")
+
+    # New rows take fresh ids after the restored ones (PostgreSQL's sequences were reset).
+    organiser = User.objects.get(username="organiser")
+    top_session = Session.objects.order_by("-pk").values_list("pk", flat=True).first()
+    session = session_open(club=club, actor=organiser, date=TODAY + dt.timedelta(days=6))
+    assert session.pk > top_session
+    newcomer = Player.objects.create(club=club, display_name="Nina Newcomer")
+    assert newcomer.pk > 16
+    assert User.objects.create_user(username="admin").pk > organiser.pk
+    assert AuditEntry.objects.filter(club=club).count() == len(before["audit"]) + 1
+
+
+def as_written_before_the_money_app(text: str) -> str:
+    """A backup as the same format version wrote it when the money models were club's: their
+    rows, content types and permissions named by the club app (and the settle permission on
+    the session)."""
+    document = json.loads(text)
+    for row in document["objects"]:
+        if row["model"].startswith("money."):
+            row["model"] = "club." + row["model"].split(".")[1]
+        if row["fields"].get("content_type", [""])[0] == "money":
+            row["fields"]["content_type"] = ["club", row["fields"]["content_type"][1]]
+        if row["model"] == "auth.user":
+            row["fields"]["user_permissions"] = [
+                ["settle_session", "club", "session"]
+                if key == ["settle_session", "money", "settlement"]
+                else [key[0], "club", key[2]]
+                if key[1] == "money"
+                else key
+                for key in row["fields"]["user_permissions"]
+            ]
+    document["counts"] = {
+        label.replace("money.", "club."): count for label, count in document["counts"].items()
+    }
+    return json.dumps(document)
+
+
+def test_a_backup_written_before_the_money_app_still_restores(tmp_path):
+    club = build_history()
+    User.objects.get(username="judge").user_permissions.add(
+        Permission.objects.get(codename="settle_session")
+    )
+    before = answers(club)
+    text = export_text()
+    old = as_written_before_the_money_app(text)
+    assert '"club.settlement"' in old and '"money.' not in old
+    assert '["view_ledgerentry", "club", "ledgerentry"]' in old
+    path = tmp_path / "old.json"
+    path.write_text(old, encoding="utf-8")
+    empty_the_database()
+
+    call_command("import_club", str(path), stdout=io.StringIO())
+
+    assert answers(Club.objects.get(slug=SLUG)) == before
+    assert without_export_time(export_text()) == without_export_time(text)
+    assert User.objects.get(username="player").has_perm("money.view_ledgerentry")
+    assert User.objects.get(username="judge").has_perm("money.settle_session")
+
+
+# --- Bad input ---------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def small_backup(tmp_path) -> Path:
+    """A club with one player and an open session, exported, and the database emptied."""
+    club = ClubFactory(name="Small Club", slug="small")
+    organiser = UserFactory(username="olive", role="organisers")
+    PlayerFactory(club=club, user=organiser, display_name="Olive")
+    session_open(club=club, actor=organiser, date=TODAY)
+    path = tmp_path / "small.json"
+    call_command("export_club", "small", output=str(path), stdout=io.StringIO())
+    empty_the_database()
+    return path
+
+
+def test_export_to_a_file_and_import_it(monkeypatch, capsys, small_backup, tmp_path):
+    code, out, err = cli(monkeypatch, capsys, "import_club", str(small_backup))
+    assert (code, err) == (0, "")
+    assert "Restored the club Small Club (small): 1 sessions" in out
+    target = tmp_path / "again.json"
+    code, out, err = cli(monkeypatch, capsys, "export_club", "small", "--output", str(target))
+    assert (code, err) == (0, "")
+    assert without_export_time(target.read_text()) == without_export_time(small_backup.read_text())
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
+
+
+def test_export_an_unknown_club(monkeypatch, capsys, tmp_path):
+    ClubFactory(slug="small")
+    target = tmp_path / "out.json"
+    code, out, err = cli(monkeypatch, capsys, "export_club", "nope", "-o", str(target))
+    assert code == 2
+    assert "There is no club with the slug 'nope' (clubs here: small)." in err
+    assert "Traceback" not in err and out == ""
+    assert not target.exists()
+
+
+def test_export_to_a_folder_that_does_not_exist(monkeypatch, capsys, tmp_path):
+    ClubFactory(slug="small")
+    target = tmp_path / "missing" / "out.json"
+    code, out, err = cli(monkeypatch, capsys, "export_club", "small", "-o", str(target))
+    assert code == 2
+    assert f"Cannot write {target}: No such file or directory." in err
+    assert not target.parent.exists()
+
+
+def edited(path: Path, change) -> Path:
+    document = json.loads(path.read_text())
+    change(document)
+    path.write_text(json.dumps(document))
+    return path
+
+
+def written(path: Path, data: bytes) -> Path:
+    path.write_bytes(data)
+    return path
+
+
+def set_key(key, value):
+    return lambda document: document.update({key: value})
+
+
+def break_a_session(document):
+    # A session row whose club does not exist: the foreign key check refuses the whole file.
+    row = next(row for row in document["objects"] if row["model"] == "club.session")
+    row["fields"]["club"] = 999
+
+
+@pytest.mark.parametrize(
+    ("prepare", "message"),
+    [
+        (lambda path: path.with_name("missing.json"), "There is no file"),
+        (lambda path: path.parent, "Cannot read"),
+        (lambda path: written(path, b"{not json"), "The file is not JSON"),
+        (lambda path: written(path, b"\xff\xfe\x00"), "is not a text (UTF-8) file"),
+        (lambda path: written(path, b"[1, 2]"), "is not a Pegboard club backup"),
+        (
+            lambda path: edited(path, set_key("format", "django-fixture")),
+            "is not a Pegboard club backup",
+        ),
+        (
+            lambda path: edited(path, set_key("version", 99)),
+            "is a version 99 club backup; this Pegboard reads version 1",
+        ),
+        (
+            lambda path: edited(path, lambda d: d["objects"].pop()),
+            "row counts do not match its rows",
+        ),
+        (
+            lambda path: edited(path, lambda d: d["objects"][0].update(model="auth.group")),
+            "rows this Pegboard does not know: ['auth.group']",
+        ),
+        (
+            lambda path: edited(path, lambda d: d["objects"][-1].update(pk="1")),
+            'rows with a whole-number "pk" and "fields"',
+        ),
+        (
+            lambda path: edited(path, lambda d: d["objects"][-1]["fields"].update(date="Thu")),
+            "A row of the file cannot be read",
+        ),
+        (lambda path: edited(path, break_a_session), "break a rule of the database"),
+    ],
+)
+def test_import_refuses_a_bad_file(monkeypatch, capsys, small_backup, prepare, message):
+    path = prepare(small_backup)
+    code, out, err = cli(monkeypatch, capsys, "import_club", str(path))
+    assert code == 2, err
+    assert message in err
+    assert "Traceback" not in err and out == ""
+    # Nothing half-imported: not even the logins, which are restored first.
+    assert not Club.objects.exists() and not Session.objects.exists()
+    assert not User.objects.exists()
+
+
+def test_import_refuses_a_database_that_has_a_club(monkeypatch, capsys, small_backup):
+    assert cli(monkeypatch, capsys, "import_club", str(small_backup))[0] == 0
+    rows = {model: model.objects.count() for model in backup.backed_up_models()}
+    code, out, err = cli(monkeypatch, capsys, "import_club", str(small_backup))
+    assert code == 2
+    assert "The database already holds the club small: a backup is restored only into an" in err
+    assert "Nothing was imported." in err and out == ""
+    assert {model: model.objects.count() for model in backup.backed_up_models()} == rows
+
+
+def test_import_refuses_a_login_that_is_already_there(monkeypatch, capsys, small_backup):
+    UserFactory(username="olive")
+    code, out, err = cli(monkeypatch, capsys, "import_club", str(small_backup))
+    assert code == 2
+    assert "already has logins (olive)" in err
+    assert not Club.objects.exists() and User.objects.count() == 1
+
+
+def test_a_real_manage_py_says_what_is_wrong_without_a_traceback(tmp_path):
+    env = {k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"} | {
+        "DEBUG": "1",
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'unused.sqlite3'}",
+    }
+    missing = tmp_path / "missing.json"
+    result = subprocess.run(
+        [sys.executable, "manage.py", "import_club", str(missing)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 2
+    assert result.stderr.strip() == f"CommandError: There is no file {missing}."
+    assert result.stdout == ""

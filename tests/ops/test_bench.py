@@ -1,0 +1,51 @@
+"""`manage.py bench --quick` runs every benchmark and prints one JSON document; the history
+benchmarks behind the full `make bench` run end to end on a tiny history."""
+
+import io
+import json
+
+import pytest
+from django.core.management import call_command
+from django.db import connection
+
+from ops import benchmarks
+
+
+@pytest.mark.django_db
+def test_bench_prints_the_figures_as_json():
+    out = io.StringIO()
+    call_command("bench", "--quick", stdout=out)
+    report = json.loads(out.getvalue())
+    engine = report["engine"]
+    assert engine["hands"] == 5_000
+    for key in ("hand_total_per_second", "score_hand_per_second", "play_phases_per_second"):
+        assert engine[key] > 0
+    assert 0 < engine["distribution_seconds"] < 60
+    counter = report["hand_counter"]
+    assert counter["requests"] == 20
+    assert 0 < counter["median_ms"] <= counter["p95_ms"]
+    assert report["targets"]["all"] == all(
+        value for key, value in report["targets"].items() if key != "all"
+    )
+
+
+def test_the_history_benchmarks_run_end_to_end(monkeypatch):
+    """Two tiny histories seeded in child processes, six pages timed on each, gunicorn driven:
+    the machinery of `make bench`, not its figures."""
+    if connection.vendor != "sqlite":
+        pytest.skip("The benchmarks build SQLite files of their own: the SQLite run covers this.")
+    monkeypatch.setattr(benchmarks, "SLICE_SECONDS", 0.3)
+    report = benchmarks.history_benchmarks(years=(1, 2), players=4, seed=1, renders=2, slices=1)
+    one, two = report["history"]["1_year"], report["history"]["2_years"]
+    assert 45 <= one["sessions"] < two["sessions"] <= 110
+    assert two["settled"] == two["sessions"] - 1  # this morning's session is still open
+    assert set(report["pages"]) == set(benchmarks.PAGES)
+    for page in report["pages"].values():
+        assert page["queries_constant"], page
+        assert page["1_year"]["queries"] > 0
+        assert 0 < page["2_years"]["median_ms"] <= page["2_years"]["p95_ms"]
+    load = report["standings_throughput"]
+    assert load["trivial_per_second"] > 0 and load["season_standings_per_second"] > 0
+    assert load["ratio"] == pytest.approx(
+        load["season_standings_per_second"] / load["trivial_per_second"], abs=0.001
+    )

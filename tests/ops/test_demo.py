@@ -1,0 +1,26 @@
+"""The demo club loads from fixtures/ once, with a login for each role (README lists them)."""
+
+import pytest
+from django.core.management import call_command
+
+from club.audit import ClubVerb
+from club.models import AuditEntry, Club, Player
+from web.roles import user_role
+
+pytestmark = pytest.mark.django_db
+
+
+def test_load_demo_loads_the_club_once(client):
+    call_command("load_demo", season=False)  # the season: test_demo_season.py
+    call_command("load_demo", season=False)  # the season: test_demo_season.py
+    club = Club.objects.get()
+    assert club.name == "Thursday Peggers"
+    assert Player.objects.filter(club=club).count() == 16
+    assert AuditEntry.objects.filter(action=ClubVerb.CLUB_CREATED).count() == 1
+    club.full_clean()
+    for username, role in (("organiser", "organiser"), ("judge", "judge"), ("player", "player")):
+        assert client.login(username=username, password="pegboard-demo"), username
+        user = Player.objects.get(user__username=username).user
+        assert user_role(user) == role
+        assert f'data-testid="role">{role}</span>' in client.get("/").content.decode()
+        client.logout()

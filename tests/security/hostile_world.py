@@ -1,0 +1,374 @@
+"""The state the site's forms need, and how to post to every view that accepts POST.
+
+Terms:
+- world: the state the forms need, built once per test through the services (the `world` fixture
+  of conftest.py): a club with a session open, four checked-in, paid players seated by round 1's
+  draw, two organisers and a judge, a spare player not checked in, and another club on the same
+  site, nothing of which may change.
+- endpoint: a named URL whose view accepts POST (a class view with a `post` method; a function
+  view that does not answer POST with 405). The set is read from the URL conf, so a new POST
+  view without a `Target` here fails `test_every_post_view_is_fuzzed`.
+- target: how to post to one endpoint: the URL (with real objects in the state the form needs), the
+  user who posts (the most powerful role that may: an organiser, a judge for rulings, a seated
+  player for disputes), the form's fields with a strategy each, and valid baselines.
+- objects: the objects of a world that fill a page's URL parameters (`url_of`), keyed as
+  tests.web.test_pages.url_for names them.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from django import forms
+from django.test import Client
+from django.urls import reverse
+from hypothesis import strategies as st
+
+from club import services as club_services
+from club.forms import CheckInForm, HouseRulesForm, PlayerForm, SessionOpenForm
+from club.models import CheckIn, Club, Player, Session
+from games import services as game_services
+from games.forms import CorrectionForm, ResultForm, SwapForm
+from games.models import Game
+from money import services as club_settlement
+from money.forms import ReopenForm
+from scoring import services as scoring_services
+from scoring.forms import ClaimForm, MugginsForm, RulingForm, StatementForm
+from scoring.models import Claim, Dispute
+from tests.factories import PASSWORD
+from tests.security.hostile_values import CARD, HAND, HOSTILE, field_strategy
+from tests.web.test_pages import PK_OBJECT, named_urls, url_for
+
+# --- The state the forms need ---------------------------------------------------------------------
+
+
+@dataclass
+class World:
+    club: Club
+    other: Club  # another club on the same site: nothing of it may change
+    organiser: object
+    organiser2: object
+    judge: object
+    session: Session
+    game: Game  # round 1's game at which players[0] sits
+    players: list  # the four checked-in, seated players (each with a login)
+    users: dict  # player pk -> user
+    spare: Player  # a player of the club not checked in
+    outsider: Player  # a player of the other club
+    ids: list[int] = field(default_factory=list)
+    other_state: tuple = ()  # other_club_state() as the fixture left it
+
+    def seat_users(self) -> list:
+        seats = self.game.seats.select_related("player").order_by("side")
+        return [self.users[seat.player_id] for seat in seats]
+
+    def seat_players(self) -> list[Player]:
+        return [seat.player for seat in self.game.seats.select_related("player").order_by("side")]
+
+
+def confirm_all(w: World, scores=(121, 100)) -> None:
+    for game in w.session.games.all():
+        draft = game_services.result_enter(game=game, actor=w.organiser, scores=list(scores))
+        game_services.result_confirm(result=draft, actor=w.organiser2)
+
+
+def file_claim(w: World) -> Claim:
+    """A hand claim of 28 for what counts 29 (an under-claim: muggins is open)."""
+    claimant = w.seat_players()[0]
+    return scoring_services.claim_file(
+        game=w.game,
+        actor=w.users[claimant.pk],
+        kind="hand",
+        claimant=claimant,
+        claimed_points=28,
+        hand="5H 5C 5S JD",
+        starter="5D",
+    )
+
+
+def open_dispute(w: World) -> Dispute:
+    return scoring_services.dispute_open(
+        claim=file_claim(w), actor=w.seat_users()[1], statement="That is 29."
+    )
+
+
+class Fields(dict):
+    """A strategy by field name; `text` names the free-text fields, where a value can be stored
+    as typed (each is also posted with every one of `SWEEP`)."""
+
+    def __init__(self, strategies=(), *, text=()):
+        super().__init__(strategies)
+        self.text = set(text)
+
+
+@dataclass
+class Target:
+    url: str
+    user: object | None
+    fields: Fields = field(default_factory=Fields)  # every field the view reads
+    valid: list[dict] = field(default_factory=lambda: [{}])  # posts the view accepts
+
+
+def form_fields(form: forms.Form, w: World, **overrides) -> Fields:
+    """A strategy for each field of `form` (the unbound form the view validates)."""
+    text = [name for name, f in form.fields.items() if isinstance(f, forms.CharField)]
+    strategies = Fields(
+        {name: field_strategy(f, w.ids) for name, f in form.fields.items()},
+        text=[*text, *overrides],
+    )
+    strategies.update(overrides)
+    return strategies
+
+
+def as_post(value) -> str:
+    if isinstance(value, dt.time):
+        return value.strftime("%H:%M")
+    return "" if value is None else str(value)
+
+
+def rules_edit(w: World) -> Target:
+    form = HouseRulesForm(instance=w.club)
+    valid = {}
+    for name in form.fields:
+        value = form[name].value()
+        if value is True:
+            valid[name] = "on"
+        elif value is not False:
+            valid[name] = as_post(value)
+    valid["venue"] = "The Legion hall"
+    return Target(reverse("club:rules_edit"), w.organiser, form_fields(form, w), [valid])
+
+
+def player_add(w: World) -> Target:
+    form = PlayerForm(club=w.club)
+    valid = [
+        {"display_name": "New Player", "active": "on"},
+        {"display_name": "Al", "nickname": "Big Al", "login": "", "joined": "2026-01-15"},
+    ]
+    return Target(reverse("club:player_add"), w.organiser, form_fields(form, w), valid)
+
+
+def player_edit(w: World) -> Target:
+    form = PlayerForm(club=w.club, player=w.spare)
+    valid = [{"display_name": "Spare Renamed", "active": "on"}]
+    url = reverse("club:player_edit", args=[w.spare.pk])
+    return Target(url, w.organiser, form_fields(form, w), valid)
+
+
+def session_open(w: World) -> Target:
+    valid = [{"date": "2026-12-03", "starts_at": "09:30"}]
+    fields = form_fields(SessionOpenForm(), w)
+    return Target(reverse("club:session_open"), w.organiser, fields, valid)
+
+
+def checkin_add(w: World) -> Target:
+    fields = form_fields(CheckInForm(club=w.club), w)
+    fields["name"] = st.one_of(
+        st.sampled_from(("Spare Player", "spare  player", "Outsider", w.players[0].display_name)),
+        HOSTILE,
+    )
+    valid = [{"name": "Spare Player"}, {"name": "Brand New", "new_player": "on"}]
+    return Target(reverse("web:checkin_add", args=[w.session.pk]), w.organiser, fields, valid)
+
+
+def checkin_action(action: str) -> Callable[[World], Target]:
+    def target(w: World) -> Target:
+        if action == "unpaid":
+            checkin = CheckIn.objects.get(session=w.session, player=w.players[0])
+        else:  # mark the spare's fee paid, or take the spare's check-in back
+            checkin = club_services.checkin_create(
+                session=w.session, actor=w.organiser, player=w.spare
+            )
+        url = reverse(f"web:checkin_{action}", args=[w.session.pk, checkin.pk])
+        return Target(url, w.organiser)
+
+    return target
+
+
+def round_draw(w: World) -> Target:
+    return Target(reverse("games:round_draw", args=[w.session.pk]), w.organiser)
+
+
+def round_swap(w: World) -> Target:
+    round_ = w.game.round
+    seated = [(p.pk, p.display_name) for p in w.players]
+    elsewhere = next(p for p in w.players if p not in w.seat_players())
+    valid = [{"player_a": str(w.players[0].pk), "player_b": str(elsewhere.pk)}]
+    fields = form_fields(SwapForm(round_=round_, seated=seated), w)
+    return Target(reverse("games:round_swap", args=[round_.pk]), w.organiser, fields, valid)
+
+
+def side_names(w: World) -> list[list[str]]:
+    return [[p.display_name] for p in w.seat_players()]
+
+
+def result_enter(w: World) -> Target:
+    fields = form_fields(ResultForm(game=w.game, sides=side_names(w)), w)
+    valid = [{"side_0": "121", "side_1": "100"}, {"side_0": "45", "side_1": "121"}]
+    return Target(reverse("games:result_enter", args=[w.game.pk]), w.organiser, fields, valid)
+
+
+def result_confirm(w: World) -> Target:
+    draft = game_services.result_enter(game=w.game, actor=w.organiser, scores=[121, 100])
+    url = reverse("games:result_confirm", args=[w.game.pk, draft.pk])
+    return Target(url, w.organiser2)
+
+
+def result_correct(w: World) -> Target:
+    confirm_all(w)
+    fields = form_fields(CorrectionForm(game=w.game, sides=side_names(w)), w)
+    valid = [{"side_0": "121", "side_1": "90", "reason": "Miscounted the last hand."}]
+    return Target(reverse("games:result_correct", args=[w.game.pk]), w.organiser, fields, valid)
+
+
+def session_settle(w: World) -> Target:
+    confirm_all(w)
+    return Target(reverse("money:session_settle", args=[w.session.pk]), w.organiser)
+
+
+def session_reopen(w: World) -> Target:
+    confirm_all(w)
+    club_settlement.session_settle(session=w.session, actor=w.organiser, seed=1)
+    fields = form_fields(ReopenForm(), w)
+    valid = [{"reason": "A fee was counted twice."}]
+    return Target(reverse("money:session_reopen", args=[w.session.pk]), w.organiser, fields, valid)
+
+
+def claim_new(w: World) -> Target:
+    seated = [(p.pk, p.display_name) for p in w.seat_players()]
+    first, second = (str(pk) for pk, _ in seated)
+    overrides = {"hand": HAND, "starter": CARD}
+    overrides.update({f"play_card_{row}": CARD for row in range(1, 9)})
+    fields = form_fields(ClaimForm(seated=seated), w, **overrides)
+    valid = [
+        {
+            "kind": "hand",
+            "claimant": first,
+            "claimed_points": "12",
+            "hand": "5H 5C 5S JD",
+            "starter": "5D",
+            "deal": "3",
+        },
+        {"kind": "heels", "claimant": second, "claimed_points": "2", "starter": "JH"},
+        {
+            "kind": "play",
+            "claimant": second,
+            "claimed_points": "2",
+            "play_player_1": first,
+            "play_card_1": "10H",
+            "play_player_2": second,
+            "play_card_2": "5S",
+        },
+    ]
+    return Target(reverse("scoring:claim_new", args=[w.game.pk]), w.organiser, fields, valid)
+
+
+def muggins(w: World) -> Target:
+    claim = file_claim(w)
+    opponent = w.seat_players()[1]
+    fields = form_fields(MugginsForm(opponents=[(opponent.pk, opponent.display_name)]), w)
+    valid = [{"caller": str(opponent.pk), "points": points} for points in ("1", "5")]
+    return Target(reverse("scoring:muggins", args=[claim.pk]), w.organiser, fields, valid)
+
+
+def dispute_open(w: World) -> Target:
+    claim = file_claim(w)
+    fields = form_fields(StatementForm(), w)
+    valid = [{"statement": "The jack is his nobs: 29."}]
+    url = reverse("scoring:dispute_open", args=[claim.pk])
+    return Target(url, w.seat_users()[1], fields, valid)
+
+
+def dispute_rule(w: World) -> Target:
+    dispute = open_dispute(w)
+    sides = [(side, p.display_name) for side, p in enumerate(w.seat_players())]
+    fields = form_fields(RulingForm(sides=sides), w)
+    fields["decision"] = st.one_of(st.sampled_from(("agree", "override", "AGREE")), HOSTILE)
+    fields.text.add("decision")  # read from the POST as it is, outside the form
+    valid = [
+        {"decision": "agree"},
+        {"decision": "override", "side_0": "28", "side_1": "0", "reason": "Nobs was missed."},
+    ]
+    return Target(reverse("scoring:dispute_rule", args=[dispute.pk]), w.judge, fields, valid)
+
+
+def dispute_appeal(w: World) -> Target:
+    dispute = open_dispute(w)
+    scoring_services.dispute_rule(dispute=dispute, actor=w.judge, decision="agree")
+    fields = form_fields(StatementForm(), w)
+    valid = [{"statement": "The judge missed the run."}]
+    url = reverse("scoring:dispute_appeal", args=[dispute.pk])
+    return Target(url, w.seat_users()[0], fields, valid)
+
+
+def login(w: World) -> Target:
+    username = w.organiser.get_username()
+    fields = Fields(
+        {
+            "username": st.one_of(st.just(username), HOSTILE),
+            "password": st.one_of(st.just(PASSWORD), HOSTILE),
+        },
+        text=["username", "password"],
+    )
+    return Target(reverse("login"), None, fields, [{"username": username, "password": PASSWORD}])
+
+
+def logout(w: World) -> Target:
+    return Target(reverse("logout"), w.organiser)
+
+
+TARGETS: dict[str, Callable[[World], Target]] = {
+    "login": login,
+    "logout": logout,
+    "club:rules_edit": rules_edit,
+    "club:player_add": player_add,
+    "club:player_edit": player_edit,
+    "club:session_open": session_open,
+    "web:checkin_add": checkin_add,
+    "web:checkin_paid": checkin_action("paid"),
+    "web:checkin_unpaid": checkin_action("unpaid"),
+    "web:checkin_undo": checkin_action("undo"),
+    "money:session_settle": session_settle,
+    "money:session_reopen": session_reopen,
+    "games:round_draw": round_draw,
+    "games:round_swap": round_swap,
+    "games:result_enter": result_enter,
+    "games:result_confirm": result_confirm,
+    "games:result_correct": result_correct,
+    "scoring:claim_new": claim_new,
+    "scoring:muggins": muggins,
+    "scoring:dispute_open": dispute_open,
+    "scoring:dispute_rule": dispute_rule,
+    "scoring:dispute_appeal": dispute_appeal,
+}
+
+
+def post_views(club, organiser) -> set[str]:
+    """Every URL name whose view accepts POST: a class view with a `post` method; a function
+    view that does not answer an organiser's empty POST with 405."""
+    names = set()
+    for name, pattern in named_urls():
+        view_class = getattr(pattern.callback, "view_class", None)
+        if view_class is not None:
+            if hasattr(view_class, "post") and "post" in view_class.http_method_names:
+                names.add(name)
+            continue
+        client = Client()
+        client.force_login(organiser)
+        if client.post(url_for(name, club)).status_code != 405:
+            names.add(name)
+    return names
+
+
+def url_of(name: str, objects: dict) -> str:
+    pattern = dict(named_urls())[name]
+    kwargs = {}
+    for key in pattern.pattern.converters:
+        if key == "pk":
+            owner = next(obj for prefix, obj in PK_OBJECT.items() if name.startswith(prefix))
+            kwargs[key] = objects[owner].pk
+        else:
+            kwargs[key] = objects[key].pk
+    return reverse(name, kwargs=kwargs)

@@ -1,0 +1,336 @@
+"""Season and all-time standings, player pages, public pages and CSV exports (issue 7).
+
+Every figure is checked against a naive recount from the game rows; pages run the same number of
+queries at 1 and at 5 seasons; anonymous visitors read them only when the club publishes them;
+nothing private leaks; the CSV parses back to the rows on screen."""
+
+import csv
+import datetime as dt
+import io
+import re
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from club.services import player_update
+from club.tables import spreadsheet_safe
+from games.models import ResultLine, ResultState
+from money.models import Payout, SettlementState
+from money.services import session_settle
+from standings.selectors import all_time_standings, player_season, season_standings
+from tests.builders import run_session
+from tests.factories import ClubFactory, PlayerFactory, UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def people():
+    return UserFactory(role="organisers"), UserFactory(role="organisers")
+
+
+def build_season(club, people, year, sessions=4, players=9):
+    organiser, confirmer = people
+    for week in range(sessions):
+        session = run_session(
+            club,
+            organiser,
+            confirmer,
+            players=players,
+            rounds=2 + week % 2,
+            date=dt.date(year, 2, 5) + dt.timedelta(days=7 * week),
+            seed=year * 10 + week,
+        )
+        session_settle(session=session, actor=organiser, seed=week)
+
+
+def naive(club, year, best=None):
+    """name -> figures, recounted from the confirmed result lines and the payouts."""
+    per_session: dict = {}
+    for line in ResultLine.objects.filter(
+        result__state=ResultState.CONFIRMED, result__game__session__date__year=year
+    ).select_related("player", "result__game__session"):
+        key = (line.player.display_name, line.result.game.session_id)
+        row = per_session.setdefault(key, [0, 0, 0, 0, 0, 0])
+        row[0] += line.game_points
+        row[1] += 1
+        row[2] += line.won
+        row[3] += line.spread
+        row[4] += line.skunks_given
+        row[5] += line.skunked
+    money: dict = {}
+    for payout in Payout.objects.filter(
+        settlement__state=SettlementState.CURRENT, settlement__session__date__year=year
+    ).select_related("player"):
+        money[payout.player.display_name] = (
+            money.get(payout.player.display_name, 0) + payout.amount_cents
+        )
+    table: dict = {}
+    by_player: dict = {}
+    for (name, _), row in per_session.items():
+        by_player.setdefault(name, []).append(row)
+    for name, rows in by_player.items():
+        if best:
+            rows = sorted(rows, key=lambda r: (-r[0], -r[3]))[:best]
+        table[name] = {
+            "sessions": len(rows),
+            "game_points": sum(r[0] for r in rows),
+            "played": sum(r[1] for r in rows),
+            "won": sum(r[2] for r in rows),
+            "lost": sum(r[1] - r[2] for r in rows),
+            "spread": sum(r[3] for r in rows),
+            "skunks_given": sum(r[4] for r in rows),
+            "skunks_taken": sum(r[5] for r in rows),
+            "money_cents": money.get(name, 0),
+        }
+    return table
+
+
+def as_dict(standing):
+    return {
+        key: getattr(standing, key)
+        for key in (
+            "sessions",
+            "game_points",
+            "played",
+            "won",
+            "lost",
+            "spread",
+            "skunks_given",
+            "skunks_taken",
+            "money_cents",
+        )
+    }
+
+
+def test_every_figure_equals_a_naive_recount(people):
+    club = ClubFactory()
+    build_season(club, people, 2025)
+    standings = season_standings(club, 2025)
+    assert {s.player: as_dict(s) for s in standings} == naive(club, 2025)
+    assert sum(s.spread for s in standings) == 0
+    points = [s.game_points for s in standings]
+    assert points == sorted(points, reverse=True)
+
+
+def test_best_n_sessions(people):
+    club = ClubFactory(best_sessions=2)
+    build_season(club, people, 2025)
+    standings = season_standings(club, 2025)
+    assert {s.player: as_dict(s) for s in standings} == naive(club, 2025, best=2)
+    assert max(s.sessions for s in standings) == 2
+
+
+def test_ties_share_a_rank(people):
+    club = ClubFactory()
+    organiser, confirmer = people
+    session = run_session(
+        club,
+        organiser,
+        confirmer,
+        players=4,
+        rounds=1,
+        scores=lambda game: [121, 100],
+        date=dt.date(2025, 3, 6),
+    )
+    standings = season_standings(club, 2025)
+    labels = [s.rank_label for s in standings]
+    assert labels == ["T-1", "T-1", "T-3", "T-3"]
+    assert session.rounds.count() == 1
+
+
+def test_player_page_head_to_head_and_charts_data(people):
+    club = ClubFactory()
+    build_season(club, people, 2025, sessions=3, players=5)
+    player = club.players.first()
+    data = player_season(club, player, 2025)
+    assert len(data.points_by_session) == len(data.sessions) == data.standing.sessions
+    assert all(1 <= rank <= 5 for _, rank in data.rank_by_session)
+    games = sum(row["games"] for row in data.head_to_head)
+    assert games >= data.standing.played  # 3-player tables give two opponents a game
+    assert sum(row["won"] for row in data.head_to_head) >= data.standing.won
+
+
+def test_the_running_rank_counts_best_n_sessions_as_the_season_table_does(people):
+    """After each session, a player's rank on their page is the rank the season table would give
+    them with the sessions played so far, each player's best N only; after the last session it is
+    their rank in the season table."""
+    club = ClubFactory(best_sessions=2)
+    build_season(club, people, 2025, sessions=4, players=9)
+    table = {s.player_id: s.rank for s in season_standings(club, 2025)}
+    everything = {s.player_id: s.rank for s in all_time_standings(club)}
+    assert table != everything, "the data must make best N change someone's rank"
+    dates = sorted(club.sessions.values_list("date", flat=True))
+    for player in club.players.all():
+        data = player_season(club, player, 2025)
+        assert data.rank_by_session, player
+        assert data.rank_by_session[-1][1] == table[player.pk], player
+        for day, rank in data.rank_by_session:
+            until = dates[dates.index(day) + 1] if day != dates[-1] else None
+            so_far = naive_ranks(club, 2025, best=2, until=until)
+            assert rank == so_far[player.display_name], (player, day)
+
+
+def naive_ranks(club, year, *, best, until):
+    """name -> rank by game points, wins, spread over the sessions before `until` (best N)."""
+    lines = ResultLine.objects.filter(
+        result__state=ResultState.CONFIRMED, result__game__session__date__year=year
+    )
+    if until is not None:
+        lines = lines.filter(result__game__session__date__lt=until)
+    per_session: dict = {}
+    for line in lines.select_related("player"):
+        key = (line.player.display_name, line.result.game.session_id)
+        row = per_session.setdefault(key, [0, 0, 0])
+        row[0] += line.game_points
+        row[1] += line.won
+        row[2] += line.spread
+    by_player: dict = {}
+    for (name, _), row in per_session.items():
+        by_player.setdefault(name, []).append(row)
+    totals = {
+        name: tuple(map(sum, zip(*sorted(rows, key=lambda r: (-r[0], -r[2]))[:best], strict=True)))
+        for name, rows in by_player.items()
+    }
+    return {
+        name: 1 + sum(1 for other in totals.values() if other > mine)
+        for name, mine in totals.items()
+    }
+
+
+def count_queries(client, url):
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(url)
+    assert response.status_code == 200
+    return len(queries)
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/games/standings/?season=2021",
+        "/games/all-time/",
+        "/games/players/{player}/?season=2021",
+        "/club/sessions/",
+    ],
+)
+def test_query_counts_do_not_grow_with_history(client, people, url):
+    club = ClubFactory(slug="thursday")
+    build_season(club, people, 2021, sessions=1, players=4)
+    player = club.players.order_by("pk").first()
+    url = url.format(player=player.pk)
+    one = count_queries(client, url)
+    for year in (2022, 2023, 2024, 2025):
+        build_season(club, people, year, sessions=2, players=5)
+    assert count_queries(client, url) == one
+
+
+PUBLIC_URLS = [
+    "/games/standings/",
+    "/games/all-time/",
+    "/games/players/{player}/",
+    "/club/sessions/",
+    "/club/sessions/{session}/",
+]
+
+
+@pytest.mark.parametrize("url", PUBLIC_URLS)
+def test_public_on_and_off_for_anonymous_visitors(client, people, url):
+    club = ClubFactory()
+    build_season(club, people, 2025, sessions=1, players=4)
+    url = url.format(player=club.players.first().pk, session=club.sessions.first().pk)
+    assert client.get(url).status_code == 200
+    club.standings_public = False
+    club.save()
+    assert client.get(url).status_code == 404
+    member = UserFactory(role="players")
+    PlayerFactory(club=club, user=member)
+    client.force_login(member)
+    assert client.get(url).status_code == 200
+
+
+PRIVATE = re.compile(
+    r"Owes|Mark paid|fee-totals|Collected|dispute|Dispute|Ledger|Settle the session|Undo",
+)
+
+
+def test_nothing_private_on_public_pages(client, people):
+    club = ClubFactory()
+    organiser, confirmer = people
+    build_season(club, people, 2025, sessions=1, players=4)
+    open_session = run_session(
+        club, organiser, confirmer, players=4, rounds=1, pay=False, date=dt.date(2025, 6, 5)
+    )
+    for url in PUBLIC_URLS:
+        html = client.get(
+            url.format(player=club.players.first().pk, session=open_session.pk)
+        ).content.decode()
+        found = PRIVATE.findall(html)
+        assert not found, (url, found)
+
+
+def test_csv_export_parses_back_to_the_rows_on_screen(client, people):
+    club = ClubFactory()
+    build_season(club, people, 2025, sessions=2, players=6)
+    page = client.get("/games/standings/?season=2025&sort=-spread")
+    table = page.context["table"]
+    screen = [[str(cell) for cell in row] for row in table.as_values()][1:]
+    exported = client.get("/games/standings/?season=2025&sort=-spread&_export=csv")
+    assert exported["Content-Type"].startswith("text/csv")
+    rows = list(csv.reader(io.StringIO(exported.content.decode())))
+    assert rows[0] == [str(column.header) for column in table.columns]
+    assert rows[1:] == screen
+    names_on_page = re.findall(r'href="/games/players/\d+/">([^<]+)</a>', page.content.decode())
+    assert [row[1] for row in rows[1:]] == names_on_page
+
+
+@pytest.mark.parametrize("which", ["standings", "results"])
+def test_session_csv_exports_match_the_tables_on_the_page(client, people, which):
+    club = ClubFactory()
+    build_season(club, people, 2025, sessions=1, players=5)
+    session = club.sessions.get()
+    page = client.get(f"/club/sessions/{session.pk}/")
+    table = page.context[which]
+    screen = [[str(cell) for cell in row] for row in table.as_values()]
+    exported = client.get(f"/club/sessions/{session.pk}/export/?table={which}")
+    assert exported["Content-Type"].startswith("text/csv")
+    assert list(csv.reader(io.StringIO(exported.content.decode()))) == screen
+    assert len(screen) > 1
+
+
+def test_spreadsheet_safe_keeps_numbers_and_defuses_formulas():
+    assert spreadsheet_safe("=1+1") == "'=1+1"
+    assert spreadsheet_safe("@SUM(A1)") == "'@SUM(A1)"
+    assert spreadsheet_safe("-cmd|' /C calc'!A0") == "'-cmd|' /C calc'!A0"
+    assert spreadsheet_safe("+12") == "+12"
+    assert spreadsheet_safe("-7") == "-7"
+    assert spreadsheet_safe("Ada Ames") == "Ada Ames"
+    assert spreadsheet_safe(12) == 12
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/games/standings/?season=2025&_export=csv",
+        "/games/all-time/?_export=csv",
+        "session:standings",
+        "session:results",
+    ],
+)
+def test_a_name_that_looks_like_a_formula_is_exported_as_text(client, people, url):
+    """A player named like a spreadsheet formula would run in the organiser's spreadsheet: every
+    CSV writes it with a leading apostrophe, and the signed numbers stay numbers."""
+    club = ClubFactory()
+    build_season(club, people, 2025, sessions=1, players=4)
+    organiser = people[0]
+    evil = '=HYPERLINK("http://evil.example","win")'
+    player_update(player=club.players.order_by("pk").first(), actor=organiser, display_name=evil)
+    if url.startswith("session:"):
+        url = f"/club/sessions/{club.sessions.get().pk}/export/?table={url.split(':')[1]}"
+    rows = list(csv.reader(io.StringIO(client.get(url).content.decode())))
+    cells = [cell for row in rows[1:] for cell in row]
+    assert "'" + evil in cells
+    assert not [cell for cell in cells if cell.startswith(("=", "@"))]
+    signed = [cell for cell in cells if cell.startswith(("-", "+"))]
+    assert all(re.fullmatch(r"[-+]\d+(\.\d+)?", cell) for cell in signed), signed

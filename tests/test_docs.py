@@ -1,0 +1,33 @@
+"""The project's docs stand on their own: the README points into docs/, every file it and the
+docs name exists, and nothing points outside the repository (a user has the repository only)."""
+
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = sorted((ROOT / "docs").glob("*.md"))
+
+
+def test_the_readme_opens_with_the_two_commands_and_points_to_the_docs():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert readme.index("make run") < readme.index("make test") < readme.index("## ")
+    for doc in ("docs/design.md", "docs/rules.md", "docs/architecture.md"):
+        assert doc in readme, doc
+
+
+def test_nothing_points_outside_the_repository():
+    for path in [ROOT / "README.md", *DOCS]:
+        assert "../shared" not in path.read_text(encoding="utf-8"), path.name
+
+
+def test_every_file_the_docs_name_exists():
+    named = set()
+    for path in [ROOT / "README.md", *DOCS]:
+        text = path.read_text(encoding="utf-8")
+        named |= set(
+            re.findall(r"`((?:docs|tests|fixtures)/[\w./-]+\.(?:md|py|svg|json|gz))`", text)
+        )
+    named.add("docs/layers.svg")
+    missing = sorted(name for name in named if not (ROOT / name).exists())
+    assert not missing, missing
+    assert "(layers.svg)" in (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")

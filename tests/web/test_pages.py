@@ -1,0 +1,372 @@
+"""Every page for every role (public, player, another club's player, judge, organiser), navigation
+by role, and the forms' error paths. The page table is checked against the URL conf, so a new page
+without a row here fails `test_every_url_has_a_row_in_the_page_table`; tests/security reads the same
+table for what one club may do with another club's objects."""
+
+import pytest
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
+
+from club.audit import ClubVerb
+from club.models import AuditEntry, CheckIn, Club, Player, Session
+from games.models import Game, Result, Round
+from money.models import LedgerEntry, Settlement
+from scoring import services
+from scoring.models import Claim, Dispute
+from tests.conftest import ROLES
+from tests.factories import (
+    CheckInFactory,
+    ClubFactory,
+    PlayerFactory,
+    ResultFactory,
+    SeatFactory,
+    SessionFactory,
+    UserFactory,
+)
+
+pytestmark = pytest.mark.django_db
+
+LOGIN = "login"  # anonymous users are sent here
+PUBLISHED = "published"  # 200 while the club publishes its standings, else 404
+# Who asks: the four roles of this club (so `ROLES.index(role)` picks a column), then "stranger", a
+# player of another club on the same site (so that club is their current club) asking for URLs
+# built with this club's objects: a URL naming one of this club's objects is 404 for them, as if it
+# did not exist; a page that names none shows their own club.
+COLUMNS = (*ROLES, "stranger")
+# url name -> expected status for each of COLUMNS
+PAGES = {
+    "health": (200, 200, 200, 200, 200),
+    "home": (200, 200, 200, 200, 200),
+    "scoring:counter": (200, 200, 200, 200, 200),
+    "login": (200, 302, 302, 302, 302),
+    "club:rules": (200, 200, 200, 200, 200),
+    "club:rules_edit": (LOGIN, 403, 403, 200, 403),
+    "club:players": (LOGIN, 200, 200, 200, 200),
+    "club:player_add": (LOGIN, 403, 403, 200, 403),
+    "club:player_edit": (LOGIN, 403, 403, 200, 403),
+    "club:audit": (LOGIN, 403, 200, 200, 403),
+    # Public only while the club's "standings public" rule is on.
+    "club:sessions": (PUBLISHED, 200, 200, 200, 200),
+    "standings:season": (PUBLISHED, 200, 200, 200, 200),
+    "standings:all_time": (PUBLISHED, 200, 200, 200, 200),
+    "standings:player": (PUBLISHED, 200, 200, 200, 404),
+    "club:session_open": (LOGIN, 403, 403, 200, 403),
+    "web:session": (PUBLISHED, 200, 200, 200, 404),
+    "web:session_export": (PUBLISHED, 200, 200, 200, 404),
+    # POST-only actions: a GET by someone allowed to post is 405 (the object is not looked up).
+    "web:checkin_add": (LOGIN, 403, 403, 405, 403),
+    "web:checkin_paid": (LOGIN, 403, 403, 405, 403),
+    "web:checkin_unpaid": (LOGIN, 403, 403, 405, 403),
+    "web:checkin_undo": (LOGIN, 403, 403, 405, 403),
+    "games:round_draw": (LOGIN, 403, 403, 405, 403),
+    "games:round": (LOGIN, 200, 200, 200, 404),
+    "games:round_print": (LOGIN, 200, 200, 200, 404),
+    "games:round_swap": (LOGIN, 403, 403, 405, 403),
+    "games:game": (LOGIN, 200, 200, 200, 404),
+    "games:result_enter": (LOGIN, 405, 405, 405, 405),
+    "games:result_confirm": (LOGIN, 405, 405, 405, 405),
+    "games:result_correct": (LOGIN, 403, 403, 405, 403),
+    "money:session_settle": (LOGIN, 403, 403, 405, 403),
+    "money:settlement": (LOGIN, 200, 200, 200, 404),
+    "money:session_reopen": (LOGIN, 403, 403, 405, 403),
+    "money:ledger": (LOGIN, 403, 403, 200, 403),
+    "money:player_money": (LOGIN, 403, 403, 200, 404),  # a player sees only their own
+    "scoring:claim_new": (LOGIN, 403, 403, 200, 404),  # players: only at their own table
+    "scoring:claim": (LOGIN, 200, 200, 200, 404),
+    "scoring:muggins": (LOGIN, 405, 405, 405, 405),
+    "scoring:dispute_open": (LOGIN, 405, 405, 405, 405),
+    "scoring:queue": (LOGIN, 403, 200, 200, 403),
+    "scoring:dispute_rule": (LOGIN, 403, 405, 405, 403),
+    "scoring:dispute_appeal": (LOGIN, 405, 405, 405, 405),
+    "scoring:session_report": (LOGIN, 403, 200, 200, 403),
+}
+# Not pages: the logout action (POST only) and the admin, which Django guards itself.
+NOT_PAGES = {"logout"}
+
+
+def named_urls(resolver=None, namespace=""):
+    """Every named URL pattern of the site outside the admin, as "namespace:name"."""
+    resolver = resolver or get_resolver()
+    for pattern in resolver.url_patterns:
+        if isinstance(pattern, URLResolver):
+            if pattern.namespace == "admin":
+                continue
+            inner = f"{namespace}{pattern.namespace}:" if pattern.namespace else namespace
+            yield from named_urls(pattern, inner)
+        elif isinstance(pattern, URLPattern) and pattern.name:
+            yield f"{namespace}{pattern.name}", pattern
+
+
+# Which object fills <pk> for each prefix of URL names; other parameters by their own name.
+PK_OBJECT = {
+    "club:player": "player",
+    "web:session": "session",
+    "web:checkin": "session",
+    "money:session": "session",
+    "money:settlement": "session",
+    "money:player": "player",
+    "games:round_draw": "session",
+    "games:round": "round",
+    "games:game": "game",
+    "standings:player": "player",
+    "games:result": "game",
+    "scoring:claim_new": "game",
+    "scoring:claim": "claim",
+    "scoring:muggins": "claim",
+    "scoring:dispute_open": "claim",
+    "scoring:dispute": "dispute",
+    "scoring:session": "session",
+}
+
+
+def url_for(name: str, club: Club) -> str:
+    """The URL of `name` with real objects of `club` (a session with a check-in, a drawn game
+    with a draft result) filling its parameters."""
+    session = SessionFactory(club=club)
+    checkin = CheckInFactory(session=session)
+    result = ResultFactory(game__round__session=session)
+    seat = SeatFactory(game=result.game, player=checkin.player)
+    claim = services.claim_file(
+        game=result.game,
+        actor=seat.player.user or UserFactory(role="organisers"),
+        kind="heels",
+        claimant=seat.player,
+        claimed_points=2,
+        starter="JH",
+    )
+    dispute = Dispute.objects.create(claim=claim, opened_by=seat.player, statement="No")
+    objects = {
+        "player": checkin.player,
+        "session": session,
+        "checkin": checkin,
+        "round": result.game.round,
+        "game": result.game,
+        "result": result,
+        "claim": claim,
+        "dispute": dispute,
+    }
+    pattern = dict(named_urls())[name]
+    kwargs = {}
+    for key in pattern.pattern.converters:
+        if key == "pk":
+            owner = next(obj for prefix, obj in PK_OBJECT.items() if name.startswith(prefix))
+            kwargs[key] = objects[owner].pk
+        elif key in objects:
+            kwargs[key] = objects[key].pk
+        else:
+            raise AssertionError(f"url_for does not know how to fill <{key}> of {name}")
+    return reverse(name, kwargs=kwargs)
+
+
+def row_counts() -> tuple[int, ...]:
+    models = (
+        Club,
+        Player,
+        AuditEntry,
+        Session,
+        CheckIn,
+        Round,
+        Game,
+        Result,
+        Claim,
+        Dispute,
+        Settlement,
+        LedgerEntry,
+    )
+    return tuple(model.objects.count() for model in models) + (
+        CheckIn.objects.filter(paid_at__isnull=False).count(),
+    )
+
+
+def test_every_url_has_a_row_in_the_page_table():
+    names = {name for name, _ in named_urls()}
+    missing = names - set(PAGES) - NOT_PAGES
+    assert not missing, f"add these pages to PAGES with a status per role: {sorted(missing)}"
+    stale = (set(PAGES) | NOT_PAGES) - names
+    assert not stale, f"these rows name no URL any more: {sorted(stale)}"
+    assert set(PAGES).isdisjoint(NOT_PAGES)
+    wrong = [name for name, row in PAGES.items() if len(row) != len(COLUMNS)]
+    assert not wrong, f"these rows need one status for each of {COLUMNS}: {wrong}"
+
+
+def login_as(column: str, client, member, stranger):
+    """`client`, logged in as `column` of COLUMNS describes (anonymous for "public")."""
+    if column == "stranger":
+        client.force_login(stranger("player"))
+    elif column != "public":
+        client.force_login(member(column))
+    return client
+
+
+def assert_status(response, expected, published: bool) -> None:
+    if expected == PUBLISHED:
+        expected = 200 if published else 404
+    if expected == LOGIN:
+        assert response.status_code == 302
+        assert response.url.startswith(reverse("login"))
+    else:
+        assert response.status_code == expected, response.content[:500]
+
+
+@pytest.mark.parametrize("published", [True, False], ids=["published", "private"])
+@pytest.mark.parametrize("name", sorted(PAGES))
+@pytest.mark.parametrize("column", COLUMNS)
+def test_page_status_for_each_role(
+    column, name, published, club, other_club, client, member, stranger
+):
+    """Both clubs have a session, a game, a claim...; the URL names this club's."""
+    Club.objects.filter(pk=club.pk).update(standings_public=published)
+    url_for(name, other_club)
+    url = url_for(name, club)
+    response = login_as(column, client, member, stranger).get(url)
+    assert_status(response, PAGES[name][COLUMNS.index(column)], published)
+
+
+# A POST that fills the fields of every form on the site, so a refusal is not a form error.
+POST_DATA = {
+    "display_name": "Intruder",
+    "entry_fee_cents": "1",
+    "name": "Intruder",
+    "new_player": "on",
+    "side_0": "121",
+    "side_1": "90",
+    "statement": "x",
+    "decision": "agree",
+    "kind": "heels",
+    "claimed_points": "2",
+    "starter": "JH",
+    "reason": "x",
+}
+
+
+@pytest.mark.parametrize("name", sorted(name for name, _ in named_urls()))
+def test_anonymous_users_never_write(name, club, client):
+    """Every URL, posted to anonymously, redirects to login or refuses, and writes nothing."""
+    url = url_for(name, club)
+    before = row_counts()
+    response = client.post(url, POST_DATA)
+    assert row_counts() == before
+    if name == "login":
+        assert response.status_code == 200  # the log-in form itself, showing its error
+        assert response.context["form"].errors
+    elif name == "logout":
+        assert response.status_code == 302  # logging out nobody is harmless
+    else:
+        assert response.status_code in (302, 403, 405)
+        if response.status_code == 302:
+            assert response.url.startswith(reverse("login"))
+
+
+ALL_NAV = [
+    "Home",
+    "Standings",
+    "Sessions",
+    "Hand counter",
+    "House rules",
+    "Players",
+    "Disputes",
+    "Ledger",
+    "Audit log",
+]
+NAV = {
+    "public": ["Home", "Standings", "Sessions", "Hand counter", "House rules"],
+    "player": ["Home", "Standings", "Sessions", "Hand counter", "House rules", "Players"],
+    "judge": [label for label in ALL_NAV if label != "Ledger"],
+    "organiser": ALL_NAV,
+}
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_home_shows_the_club_next_session_role_and_navigation(role, club, client_for):
+    response = client_for(role).get("/")
+    html = response.content.decode()
+    assert club.name in html
+    assert 'data-testid="next-session"' in html
+    nav = html.split('aria-label="Main"')[1].split("</nav>")[0]
+    labels = [label for label in ALL_NAV if f">{label}</a>" in nav]
+    assert labels == NAV[role]
+    if role == "public":
+        assert 'data-testid="role"' not in html
+        assert "Log in" in html
+    else:
+        assert f'data-testid="role">{role}</span>' in html
+    assert ("Edit the house rules" in html) == (role == "organiser")
+    assert ("Add a player" in html) == (role == "organiser")
+    assert ("Open a session" in html) == (role == "organiser")
+
+
+def test_home_without_any_club_explains_what_to_do(client, db):
+    response = client.get("/")
+    assert response.status_code == 200
+    assert b"has no club yet" in response.content
+
+
+def test_login_and_logout_through_the_pages(client, member, club):
+    user = member("judge")
+    response = client.post("/login/", {"username": user.username, "password": "test-password-123"})
+    assert response.status_code == 302
+    assert 'data-testid="role">judge' in client.get("/").content.decode()
+    client.post("/logout/")
+    assert 'data-testid="role"' not in client.get("/").content.decode()
+
+
+def test_organiser_edits_house_rules_with_an_audit_entry(client_for, club):
+    client = client_for("organiser")
+    form = client.get("/club/rules/edit/").context["form"]
+    data = {k: v for k, v in form.initial.items() if v is not None and k in form.fields}
+    data["session_start"], data["session_end"] = "09:30", "11:30"
+    data.update(entry_fee_cents=50, muggins="")
+    response = client.post("/club/rules/edit/", data, follow=True)
+    assert response.redirect_chain[-1][0] == reverse("club:rules")
+    assert "House rules saved." in response.content.decode()
+    club.refresh_from_db()
+    assert (club.entry_fee_cents, club.muggins) == (50, False)
+    entry = AuditEntry.objects.get(action=ClubVerb.CLUB_RULES_CHANGED)
+    assert entry.data["entry_fee_cents"] == {"before": 25, "after": 50}
+
+
+def test_bad_house_rule_is_shown_on_the_field_and_nothing_saved(client_for, club):
+    client = client_for("organiser")
+    form = client.get("/club/rules/edit/").context["form"]
+    data = {k: v for k, v in form.initial.items() if v is not None and k in form.fields}
+    data["session_start"], data["session_end"] = "09:30", "11:30"
+    data.update(game_target=61, entry_fee_cents=-5)
+    response = client.post("/club/rules/edit/", data)
+    assert response.status_code == 200
+    errors = response.context["form"].errors
+    assert "entry_fee_cents" in errors
+    assert Club.objects.get(pk=club.pk).game_target == 121
+    assert not AuditEntry.objects.filter(action=ClubVerb.CLUB_RULES_CHANGED).exists()
+
+
+def test_organiser_adds_a_player_and_a_duplicate_name_is_a_field_error(client_for, club):
+    client = client_for("organiser")
+    response = client.post("/club/players/add/", {"display_name": "Opal Ortiz", "active": "on"})
+    assert response.status_code == 302
+    assert Player.objects.filter(club=club, display_name="Opal Ortiz").exists()
+    again = client.post("/club/players/add/", {"display_name": "opal ortiz", "active": "on"})
+    assert again.status_code == 200
+    assert "already a player" in again.context["form"].errors["display_name"][0]
+    assert Player.objects.filter(club=club, display_name__iexact="opal ortiz").count() == 1
+
+
+def test_unknown_login_is_a_field_error(client_for):
+    client = client_for("organiser")
+    response = client.post("/club/players/add/", {"display_name": "Lou", "login": "nobody"})
+    assert "no account called 'nobody'" in response.context["form"].errors["login"][0]
+
+
+def test_an_organiser_cannot_reach_another_clubs_player(client_for):
+    client = client_for("organiser")
+    stranger = PlayerFactory(club=ClubFactory())
+    assert client.get(f"/club/players/{stranger.pk}/edit/").status_code == 404
+    response = client.post(f"/club/players/{stranger.pk}/edit/", {"display_name": "Renamed"})
+    assert response.status_code == 404
+    assert Player.objects.get(pk=stranger.pk).display_name == stranger.display_name
+
+
+def test_player_list_shows_only_the_current_club(client_for, club):
+    PlayerFactory(club=ClubFactory(), display_name="Elsewhere Ella")
+    PlayerFactory(club=club, display_name="Here Hank")
+    html = client_for("player").get("/club/players/").content.decode()
+    assert "Here Hank" in html
+    assert "Elsewhere Ella" not in html

@@ -1,0 +1,49 @@
+"""Roles are groups synced after every migrate from the permissions each app declares, as
+docs/design.md's role table implies; an organiser may do everything a judge or a player may."""
+
+import pytest
+from django.contrib.auth.models import Group
+
+from tests.factories import UserFactory
+from web.roles import role_permissions, user_role
+
+pytestmark = pytest.mark.django_db
+
+
+def permissions_of(group_name: str) -> set[str]:
+    group = Group.objects.get(name=group_name)
+    return {f"{p.content_type.app_label}.{p.codename}" for p in group.permissions.all()}
+
+
+def test_migrate_made_the_three_groups_with_exactly_their_permissions():
+    assert set(Group.objects.values_list("name", flat=True)) >= {"organisers", "judges", "players"}
+    for group_name, perms in role_permissions().items():
+        assert permissions_of(group_name) == set(perms)
+
+
+def test_roles_nest_organiser_over_judge_over_player():
+    assert permissions_of("players") < permissions_of("judges") < permissions_of("organisers")
+
+
+@pytest.mark.parametrize(
+    ("perm", "player", "judge", "organiser"),
+    [
+        ("club.view_player", True, True, True),
+        ("club.view_auditentry", False, True, True),
+        ("club.change_club", False, False, True),  # edit house rules
+        ("club.add_player", False, False, True),  # check in a new player
+        ("club.delete_auditentry", False, False, False),  # nobody deletes the audit trail
+        ("club.change_auditentry", False, False, False),
+    ],
+)
+def test_role_permissions(perm, player, judge, organiser):
+    for group, expected in (("players", player), ("judges", judge), ("organisers", organiser)):
+        assert UserFactory(role=group).has_perm(perm) is expected, (group, perm)
+
+
+def test_header_role_is_the_highest_group():
+    assert user_role(UserFactory(role="players")) == "player"
+    both = UserFactory(role="players")
+    both.groups.add(Group.objects.get(name="organisers"))
+    assert user_role(both) == "organiser"
+    assert user_role(UserFactory()) == ""

@@ -1,0 +1,29 @@
+"""URLs of the web app: the session page and its check-in actions and downloads, under the
+/club/ addresses they have always had (the home page is wired in config/urls.py)."""
+
+from django.urls import path
+
+from web import views
+
+app_name = "web"
+
+urlpatterns = [
+    path("sessions/<int:pk>/", views.SessionDetailView.as_view(), name="session"),
+    path("sessions/<int:pk>/checkin/", views.CheckInCreateView.as_view(), name="checkin_add"),
+    path(
+        "sessions/<int:pk>/checkins/<int:checkin>/paid/",
+        views.CheckInActionView.as_view(action="paid"),
+        name="checkin_paid",
+    ),
+    path(
+        "sessions/<int:pk>/checkins/<int:checkin>/unpaid/",
+        views.CheckInActionView.as_view(action="unpaid"),
+        name="checkin_unpaid",
+    ),
+    path(
+        "sessions/<int:pk>/checkins/<int:checkin>/undo/",
+        views.CheckInActionView.as_view(action="undo"),
+        name="checkin_undo",
+    ),
+    path("sessions/<int:pk>/export/", views.SessionExportView.as_view(), name="session_export"),
+]

@@ -1,0 +1,168 @@
+"""Views of the web app: the home page, and the session page that puts one morning together
+(check-in, rounds, settling, standings and results from the apps below), with the check-in
+actions that render it again on an error and its CSV downloads.
+
+Views stay thin: check a permission, validate a form, call one service, add a message, redirect.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.mixins import PermissionRequiredMixin
+from django.core.exceptions import ValidationError
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect
+from django.urls import reverse
+from django.views.generic import TemplateView, View
+from django_tables2 import RequestConfig
+
+from club import services
+from club.forms import CheckInForm
+from club.models import CheckIn
+from club.selectors import (
+    checkin_candidates,
+    next_session,
+    session_checkins,
+    session_fee_totals,
+)
+from club.tables import SafeTableExport
+from club.templatetags.pegboard import cents
+from club.web import (
+    ClampedPaginator,
+    ClubMixin,
+    PageMixin,
+    PublicReadMixin,
+    SessionMixin,
+    add_service_errors,
+)
+from games.selectors import session_result_lines, session_rounds, session_standings
+from games.tables import SessionResultTable, StandingTable
+from money.selectors import settle_blockers
+
+
+class HomeView(ClubMixin, TemplateView):
+    template_name = "web/home.html"
+    club_optional = True
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        if self.club is not None:
+            context["next_session"] = next_session(self.club)
+            context["player_count"] = self.club.players.filter(active=True).count()
+        return context
+
+
+RESULTS_PER_PAGE = 40
+
+
+class SessionPageMixin(PageMixin, PermissionRequiredMixin, SessionMixin):
+    """The session page: everything about that morning on one screen. POST views that fail
+    validation render it again with their bound form."""
+
+    permission_required = "club.view_session"
+    template_name = "web/session.html"
+
+    def page_context(self, **overrides) -> dict:
+        session = self.get_session()
+        user = self.request.user
+        standings = StandingTable(session_standings(session))
+        RequestConfig(self.request, paginate=False).configure(standings)
+        # The rounds above show every game; the line-by-line table comes a page at a time (the
+        # CSV has it whole), so a 40-player morning stays quick to load on a phone.
+        results = SessionResultTable(session_result_lines(session), prefix="results-")
+        paginate = {"per_page": RESULTS_PER_PAGE, "paginator_class": ClampedPaginator}
+        RequestConfig(self.request, paginate=paginate).configure(results)
+        context = {
+            "session": session,
+            "rules": session.house_rules,
+            "checkins": session_checkins(session),
+            "totals": session_fee_totals(session),
+            "rounds": session_rounds(session),
+            "standings": standings,
+            "results": results,
+            "can_manage": user.has_perm("club.add_checkin") and session.is_open,
+            "show_fees": user.has_perm("club.view_checkin"),
+            "can_draw": user.has_perm("games.add_round") and session.is_open,
+            "next_round": session.rounds.count() + 1,
+            "can_settle": user.has_perm("money.settle_session") and session.is_open,
+        }
+        if context["can_settle"]:
+            context["blockers"] = settle_blockers(session)
+        if context["can_manage"]:
+            context["checkin_form"] = CheckInForm(club=self.club)
+            context["candidates"] = checkin_candidates(session)
+        context.update(overrides)
+        return context
+
+
+class SessionDetailView(PublicReadMixin, SessionPageMixin, View):
+    def get(self, request, *args, **kwargs):
+        return self.render_page()
+
+
+class CheckInCreateView(SessionPageMixin, View):
+    permission_required = "club.add_checkin"
+
+    def post(self, request, *args, **kwargs):
+        session = self.get_session()
+        form = CheckInForm(request.POST, club=self.club)
+        if form.is_valid():
+            try:
+                checkin = services.checkin_create(
+                    session=session,
+                    actor=request.user,
+                    player=form.cleaned_data["player"],
+                    new_player_name=form.cleaned_data["new_player_name"],
+                )
+            except ValidationError as error:
+                add_service_errors(
+                    form, error, field_map={"player": "name", "display_name": "name"}
+                )
+            else:
+                late = f" (from round {checkin.from_round})" if checkin.from_round > 1 else ""
+                messages.success(request, f"{checkin.player} checked in{late}.")
+                return redirect(reverse("web:session", args=[session.pk]) + "#checkin")
+        return self.render_page(status=400, checkin_form=form)
+
+
+class CheckInActionView(SessionPageMixin, View):
+    """POST-only buttons on a check-in: mark paid, undo the payment, undo the check-in."""
+
+    permission_required = "club.change_checkin"
+    action = ""
+
+    def post(self, request, *args, **kwargs):
+        checkin = get_object_or_404(
+            CheckIn, pk=kwargs["checkin"], session_id=kwargs["pk"], session__club=self.club
+        )
+        try:
+            if self.action == "paid":
+                services.fee_mark_paid(checkin=checkin, actor=request.user)
+                messages.success(request, f"{checkin.player} paid {cents(checkin.fee_cents)}.")
+            elif self.action == "unpaid":
+                services.fee_mark_unpaid(checkin=checkin, actor=request.user)
+                messages.success(request, f"{checkin.player}'s payment taken back.")
+            else:
+                services.checkin_undo(checkin=checkin, actor=request.user)
+                messages.success(request, f"{checkin.player}'s check-in undone.")
+        except ValidationError as error:
+            for message in error.messages:
+                messages.error(request, message)
+        return redirect(reverse("web:session", args=[kwargs["pk"]]) + "#checkin")
+
+
+class SessionExportView(PublicReadMixin, SessionPageMixin, View):
+    """The session's standings or results as CSV, the same columns and order as on the page."""
+
+    def get(self, request, *args, **kwargs):
+        session = self.get_session()
+        which = request.GET.get("table", "standings")
+        if which == "standings":
+            table = StandingTable(session_standings(session))
+            RequestConfig(request, paginate=False).configure(table)
+        elif which == "results":
+            table = SessionResultTable(session_result_lines(session))
+        else:
+            raise Http404("Export the standings or the results.")
+        exporter = SafeTableExport("csv", table)
+        return exporter.response(f"session-{session.date:%Y-%m-%d}-{which}.csv")

@@ -30,9 +30,8 @@ class Pot(models.TextChoices):
     JACKPOT_24 = "jackpot_24", "24 jackpot"
 
 
-# The hand each jackpot is for.
-JACKPOT_HANDS = {Pot.JACKPOT_29: 29, Pot.JACKPOT_28: 28, Pot.JACKPOT_24: 24}
-JACKPOT_POTS = {hand: pot for pot, hand in JACKPOT_HANDS.items()}
+# The pot of each hand's jackpot (club.rules.HouseRules.jackpots says which a session runs).
+JACKPOT_POTS = {29: Pot.JACKPOT_29, 28: Pot.JACKPOT_28, 24: Pot.JACKPOT_24}
 
 
 class LedgerKind(models.TextChoices):

@@ -14,6 +14,7 @@ Terms:
 
 from __future__ import annotations
 
+from bisect import insort
 from dataclasses import dataclass
 
 from django.db.models import Count, F, QuerySet, Sum
@@ -107,12 +108,17 @@ def player_career_rows(club) -> list[dict]:
     )
 
 
+def _best_first(row: dict) -> tuple:
+    """Which of a player's sessions count first under best N: most game points, then the
+    better spread, then the earlier date."""
+    return (-row["points"], -row["spread"], row["date"])
+
+
 def _best(rows: list[dict], best: int | None) -> list[dict]:
-    """A player's best N sessions by game points (then spread, then the earlier date)."""
+    """A player's best N sessions (`_best_first`); all of them when N is not set."""
     if not best or len(rows) <= best:
         return rows
-    ranked = sorted(rows, key=lambda r: (-r["points"], -r["spread"], r["date"]))
-    return ranked[:best]
+    return sorted(rows, key=_best_first)[:best]
 
 
 def _line(rows: list[dict], best: int | None) -> dict:
@@ -174,18 +180,38 @@ def standings_from_rows(club, rows: list[dict], *, best: int | None, first=None,
 
 def running_ranks(rows: list[dict], player_id: int, *, best: int | None) -> list[tuple]:
     """(date, rank) after each session date `player_id` played: everyone's season so far,
-    counted and ranked exactly as the season table counts and ranks it (best N included)."""
+    counted and ranked exactly as the season table counts and ranks it (best N included).
+
+    Each player's figures are kept up to date row by row (their best N kept in order), so a
+    season of 50 mornings costs a few thousand additions, not a recount per morning."""
     by_date: dict = {}
     for r in rows:
         by_date.setdefault(r["date"], []).append(r)
-    so_far: dict[int, list[dict]] = {}
+    counted: dict[int, list[dict]] = {}  # best N: each player's sessions, best first
+    lines: dict[int, dict] = {}  # each player's measures so far, as the ranking reads them
     history = []
     for day in sorted(by_date):
         for r in by_date[day]:
-            so_far.setdefault(r["player_id"], []).append(r)
-        if any(r["player_id"] == player_id for r in by_date[day]):
-            lines = [{"player_id": pid, **_line(own, best)} for pid, own in so_far.items()]
-            mine = next(ranked for ranked in rank(lines) if ranked.row["player_id"] == player_id)
+            pid = r["player_id"]
+            if best:
+                own = counted.setdefault(pid, [])
+                insort(own, r, key=_best_first)
+                top = own[:best]
+                lines[pid] = {
+                    "player_id": pid,
+                    "game_points": sum(t["points"] for t in top),
+                    "won": sum(t["won"] for t in top),
+                    "spread": sum(t["spread"] for t in top),
+                }
+            else:
+                line = lines.setdefault(
+                    pid, {"player_id": pid, "game_points": 0, "won": 0, "spread": 0}
+                )
+                line["game_points"] += r["points"]
+                line["won"] += r["won"]
+                line["spread"] += r["spread"]
+        if player_id in {r["player_id"] for r in by_date[day]}:
+            mine = next(r for r in rank(lines.values()) if r.row["player_id"] == player_id)
             history.append((day, mine.rank))
     return history
 

@@ -16,7 +16,7 @@ A row is a mapping (or an object) with the precedence's measures under those nam
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
@@ -46,20 +46,18 @@ class Ranked(Generic[Row]):
 def rank(rows: Iterable[Row], *, name: Callable[[Row], str] | None = None) -> list[Ranked[Row]]:
     """The rows best first by the precedence (then by `name`, case-insensitive), each with its
     shared competition rank."""
-    ordered: Sequence[Row] = sorted(
-        rows,
-        key=lambda row: (
-            tuple(-value for value in measures(row)),
-            (name(row) if name else "").lower(),
-        ),
-    )
+    rows = list(rows)
+    keys = [measures(row) for row in rows]
+    names = [name(row).lower() if name else "" for row in rows]
+    order = sorted(range(len(rows)), key=lambda i: (tuple(-v for v in keys[i]), names[i]))
     ranks: list[int] = []
-    for index, row in enumerate(ordered):
-        if index and measures(row) == measures(ordered[index - 1]):
+    for position, index in enumerate(order):
+        if position and keys[index] == keys[order[position - 1]]:
             ranks.append(ranks[-1])
         else:
-            ranks.append(index + 1)
+            ranks.append(position + 1)
     counts = Counter(ranks)
     return [
-        Ranked(row=row, rank=r, tied=counts[r] > 1) for row, r in zip(ordered, ranks, strict=True)
+        Ranked(row=rows[index], rank=r, tied=counts[r] > 1)
+        for index, r in zip(order, ranks, strict=True)
     ]

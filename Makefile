@@ -13,8 +13,14 @@ export DEBUG ?= 1
 
 .PHONY: run test install migrate demo bench lint format clean
 
+# Every recipe line that `make bench` runs is silent on standard output (`@`, its own output sent
+# to standard error), so `make bench > bench.json` holds the JSON document alone, even on a fresh
+# clone. (Run from another folder, `make -C pegboard` prints "Entering directory" on standard
+# output before it reads this file: add --no-print-directory there.)
+
 $(BIN)/python:
-	$(PYTHON) -m venv $(VENV)
+	@echo "creating $(VENV) with $(PYTHON)" >&2
+	@$(PYTHON) -m venv $(VENV) >&2
 
 $(STAMP): pyproject.toml | $(BIN)/python
 	@echo "installing Pegboard and its dependencies into $(VENV)" >&2

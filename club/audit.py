@@ -33,6 +33,8 @@ class ClubVerb(models.TextChoices):
     PLAYER_CREATED = "player.created", "Player added"
     PLAYER_CHANGED = "player.changed", "Player changed"
     SESSION_OPENED = "session.opened", "Session opened"
+    SESSION_REDATED = "session.redated", "Session moved to another date"
+    SESSION_DELETED = "session.deleted", "Session deleted"
     CHECKIN_CREATED = "checkin.created", "Player checked in"
     CHECKIN_UNDONE = "checkin.undone", "Check-in undone"
     FEE_PAID = "fee.paid", "Fee marked paid"

@@ -8,7 +8,7 @@ from __future__ import annotations
 from django import forms
 from django.contrib.auth import get_user_model
 
-from club.models import Club, Player
+from club.models import LOGIN_NOT_LINKABLE, Club, Player
 
 
 class HouseRulesForm(forms.ModelForm):
@@ -58,16 +58,16 @@ class PlayerForm(forms.Form):
         self.club = club
         self.player = player
         if player is not None:
-            kwargs.setdefault(
-                "initial",
-                {
-                    "display_name": player.display_name,
-                    "nickname": player.nickname,
-                    "login": player.user.get_username() if player.user else "",
-                    "active": player.active,
-                    "joined": player.joined,
-                },
-            )
+            # The player as stored, under whatever the caller gives: FormView always passes an
+            # `initial` (empty by default), which must not hide the stored values.
+            stored = {
+                "display_name": player.display_name,
+                "nickname": player.nickname,
+                "login": player.user.get_username() if player.user else "",
+                "active": player.active,
+                "joined": player.joined,
+            }
+            kwargs["initial"] = {**stored, **(kwargs.get("initial") or {})}
         super().__init__(*args, **kwargs)
 
     def clean_login(self):
@@ -76,9 +76,7 @@ class PlayerForm(forms.Form):
             return None
         user = get_user_model().objects.filter(username=username).first()
         if user is None:
-            raise forms.ValidationError(
-                f"There is no account called {username!r}: check the spelling or leave it empty."
-            )
+            raise forms.ValidationError(LOGIN_NOT_LINKABLE)
         return user
 
     def service_values(self) -> dict:
@@ -94,6 +92,10 @@ class SessionOpenForm(forms.Form):
     starts_at = forms.TimeField(
         label="Starts at", widget=forms.TimeInput(attrs={"type": "time"}, format="%H:%M")
     )
+
+
+class SessionRedateForm(forms.Form):
+    date = forms.DateField(label="New date", widget=forms.DateInput(attrs={"type": "date"}))
 
 
 class CheckInForm(forms.Form):

@@ -57,6 +57,54 @@ def validate_place_weights(text: str) -> None:
     parse_place_weights(text)
 
 
+# Money limits (issue 13): a fee, the payout coin and each side pot's contribution are at most
+# $100. Far above any club's 25 cents, and far below what an integer column or a payout plan of
+# 200 players could overflow. Checked by the models' validators (so every form) and the database.
+MONEY_LIMIT_CENTS = 10_000
+MONEY_FIELDS = (
+    "entry_fee_cents",
+    "payout_coin_cents",
+    "jackpot_29_cents",
+    "jackpot_28_cents",
+    "jackpot_24_cents",
+)
+MONEY_LIMIT_MESSAGE = "At most $100 (10000 cents)."
+
+# Session dates (issue 13): not before 1900 and at most a year ahead (the services say so);
+# the database holds every date below EARLIEST_DATE..LATEST_STORED_DATE, so no date computed
+# from one (a season's end, the admin's year filter) ever passes the calendar's year 9999.
+EARLIEST_DATE = dt.date(1900, 1, 1)
+LATEST_STORED_DATE = dt.date(2999, 12, 31)
+
+
+def latest_session_date(today: dt.date | None = None) -> dt.date:
+    """A session may be opened (or moved) at most a year ahead of today."""
+    today = today or timezone.localdate()
+    try:
+        return today.replace(year=today.year + 1)
+    except ValueError:  # 29 February
+        return today.replace(year=today.year + 1, day=28)
+
+
+def check_session_date(date: dt.date, today: dt.date | None = None) -> None:
+    """ValidationError on `date` unless it is from 1900 to a year ahead: a mistyped year (9999)
+    made the standings answer 404 for good."""
+    if date < EARLIEST_DATE:
+        raise ValidationError({"date": "A session's date cannot be before 1900: check the year."})
+    latest = latest_session_date(today)
+    if date > latest:
+        raise ValidationError(
+            {
+                "date": f"A session can be opened at most a year ahead (until {latest:%d %B %Y}): "
+                "check the year."
+            }
+        )
+
+
+def money_validators() -> list:
+    return [MaxValueValidator(MONEY_LIMIT_CENTS, message=MONEY_LIMIT_MESSAGE)]
+
+
 class Club(models.Model):
     name = models.CharField(max_length=100, unique=True)
     slug = models.SlugField(max_length=50, unique=True)
@@ -74,10 +122,14 @@ class Club(models.Model):
         help_text="A game is played to 121 (twice around) or 61 (once around).",
     )
     entry_fee_cents = models.PositiveIntegerField(
-        default=25, help_text="What each player pays per session, in cents."
+        default=25,
+        validators=money_validators(),
+        help_text="What each player pays per session, in cents (at most 10000).",
     )
     payout_coin_cents = models.PositiveIntegerField(
-        default=25, help_text="Payouts are whole coins of this many cents."
+        default=25,
+        validators=money_validators(),
+        help_text="Payouts are whole coins of this many cents (at most 10000).",
     )
     players_per_paid_place = models.PositiveSmallIntegerField(
         default=4, help_text="One paid place for every this many players, rounded up."
@@ -136,14 +188,19 @@ class Club(models.Model):
     )
     jackpot_29_cents = models.PositiveIntegerField(
         default=0,
+        validators=money_validators(),
         help_text="Side pot: each paying player adds this to the 29 jackpot (0: no jackpot); "
         "an accepted 29 hand wins it; otherwise it rolls over.",
     )
     jackpot_28_cents = models.PositiveIntegerField(
-        default=0, help_text="Likewise for a 28 hand (0: no jackpot)."
+        default=0,
+        validators=money_validators(),
+        help_text="Likewise for a 28 hand (0: no jackpot).",
     )
     jackpot_24_cents = models.PositiveIntegerField(
-        default=0, help_text="Likewise for a 24 hand (0: no jackpot)."
+        default=0,
+        validators=money_validators(),
+        help_text="Likewise for a 24 hand (0: no jackpot).",
     )
 
     # The rules a session keeps a snapshot of: every field of `HouseRules` (a test checks that
@@ -183,6 +240,13 @@ class Club(models.Model):
                 condition=models.Q(double_skunk_line__lte=models.F("skunk_line"))
                 & models.Q(skunk_line__lte=models.F("game_target")),
                 name="club_skunk_lines_ordered",
+            ),
+            *(
+                models.CheckConstraint(
+                    condition=models.Q(**{f"{field}__lte": MONEY_LIMIT_CENTS}),
+                    name=f"club_{field}_at_most_100_dollars",
+                )
+                for field in MONEY_FIELDS
             ),
         ]
 
@@ -261,6 +325,14 @@ class Club(models.Model):
         return first, dt.date(season + 1, self.season_start_month, self.season_start_day)
 
 
+# The one answer for a login that cannot be linked to a player, whether it does not exist or
+# is another club's: the answer must not reveal which usernames exist (issue 13).
+LOGIN_NOT_LINKABLE = (
+    "No login by that name can be linked here: check the spelling, or leave it empty. "
+    "A login already used in another club cannot be linked."
+)
+
+
 class Player(models.Model):
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="players")
     display_name = models.CharField(max_length=60)
@@ -282,10 +354,11 @@ class Player(models.Model):
             models.UniqueConstraint(
                 "club", Lower("display_name"), name="player_display_name_unique_in_club"
             ),
+            # Roles are per club (club/auth.py): a login is one player, in one club.
             models.UniqueConstraint(
-                fields=["club", "user"],
+                fields=["user"],
                 condition=models.Q(user__isnull=False),
-                name="player_one_per_user_per_club",
+                name="player_one_per_login",
             ),
         ]
 
@@ -309,13 +382,15 @@ class Player(models.Model):
                     }
                 )
             if self.user_id:
-                taken = Player.objects.filter(club_id=self.club_id, user_id=self.user_id).exclude(
-                    pk=self.pk
-                )
-                if taken.exists():
+                taken = Player.objects.filter(user_id=self.user_id).exclude(pk=self.pk).first()
+                if taken is not None and taken.club_id == self.club_id:
                     raise ValidationError(
-                        {"user": "That login already belongs to another player of this club."}
+                        {"user": f"That login already belongs to {taken.display_name}."}
                     )
+                if taken is not None:
+                    # Said exactly as for a login that does not exist: the form must not tell
+                    # one club which usernames another club has.
+                    raise ValidationError({"user": LOGIN_NOT_LINKABLE})
 
 
 def _append_only(model) -> PermissionError:
@@ -410,6 +485,10 @@ class Session(models.Model):
         ordering = ["-date"]
         constraints = [
             models.UniqueConstraint(fields=["club", "date"], name="session_one_per_club_per_date"),
+            models.CheckConstraint(
+                condition=models.Q(date__gte=EARLIEST_DATE, date__lte=LATEST_STORED_DATE),
+                name="session_date_in_range",
+            ),
         ]
         indexes = [models.Index(fields=["club", "date"])]
 
@@ -419,6 +498,10 @@ class Session(models.Model):
     @property
     def season(self) -> int:
         return self.date.year
+
+    def clean(self) -> None:
+        if self.date is not None:
+            check_session_date(self.date)
 
     @property
     def is_open(self) -> bool:
@@ -443,7 +526,7 @@ class CheckIn(models.Model):
 
     session = models.ForeignKey(Session, on_delete=models.PROTECT, related_name="checkins")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="checkins")
-    fee_cents = models.PositiveIntegerField()
+    fee_cents = models.PositiveIntegerField(validators=money_validators())
     from_round = models.PositiveSmallIntegerField(
         default=1, help_text="The first round this player can be drawn in (late arrivals)."
     )
@@ -463,6 +546,10 @@ class CheckIn(models.Model):
                 fields=["session", "player"], name="checkin_one_per_player_per_session"
             ),
             models.CheckConstraint(
+                condition=models.Q(fee_cents__lte=MONEY_LIMIT_CENTS),
+                name="checkin_fee_at_most_100_dollars",
+            ),
+            models.CheckConstraint(
                 condition=models.Q(paid_at__isnull=True) | models.Q(paid_by__isnull=False),
                 name="checkin_paid_has_taker",
             ),
@@ -474,3 +561,19 @@ class CheckIn(models.Model):
     @property
     def is_paid(self) -> bool:
         return self.paid_at is not None
+
+
+class SubmissionToken(models.Model):
+    """A form's one-time token, spent by the service that saves the form
+    (`club.services.spend_token`) in its transaction: a second post of the same page finds it
+    spent and saves nothing again. `made` names what the first post made ("app_label.model:pk")."""
+
+    token = models.CharField(max_length=64, unique=True)
+    created = models.DateTimeField(auto_now_add=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    made = models.CharField(max_length=80, blank=True)
+
+    def __str__(self) -> str:
+        return f"submission {self.token[:8]}…"

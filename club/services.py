@@ -14,7 +14,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import F
+from django.db.models import F, ProtectedError
 from django.utils import timezone
 
 from club.audit import ClubVerb, audit_record, audit_record_many, plain
@@ -131,6 +131,7 @@ def player_update(*, player: Player, actor: AbstractBaseUser | None, **changes: 
         raise TypeError(f"Not a player field: {', '.join(sorted(unknown))}")
     with transaction.atomic():
         row = locked(Player.objects.all()).get(pk=player.pk)
+        _refuse_unlinking_oneself(row, actor, changes)
         before = {field: getattr(row, field) for field in changes}
         for field, value in changes.items():
             setattr(row, field, value)
@@ -147,6 +148,21 @@ def player_update(*, player: Player, actor: AbstractBaseUser | None, **changes: 
                 data=diff,
             )
     return row
+
+
+def _refuse_unlinking_oneself(row: Player, actor, changes: dict) -> None:
+    """Nobody takes their own login off their own player record: it is what makes them a member
+    (and an organiser) of this club, and without it the login would belong nowhere."""
+    if "user" not in changes or actor is None or row.user_id is None or row.user_id != actor.pk:
+        return
+    new_user = changes["user"]
+    if new_user is None or new_user.pk != actor.pk:
+        raise ValidationError(
+            {
+                "user": "This is your own login: you cannot unlink it or give your player record "
+                "another one. Ask another organiser if it must change."
+            }
+        )
 
 
 def passes(check, *args) -> bool:
@@ -206,6 +222,68 @@ def session_open(
             data={"date": date, "starts_at": session.starts_at, "rules": session.rules},
         )
     return session
+
+
+def _lock_unplayed_session(session: Session, doing: str) -> Session:
+    """The session row, locked, refused once a round is drawn (call inside a transaction)."""
+    session = lock_session(session.pk)
+    session_require_open(session)
+    if session.rounds.exists():
+        raise ValidationError(
+            f"Round 1 of this session is drawn: it can no longer be {doing}. "
+            "Results, standings and money depend on its date now."
+        )
+    return session
+
+
+def session_redate(*, session: Session, actor: AbstractBaseUser | None, date: dt.date) -> Session:
+    """Move a session nobody has played in yet to another date (a mistyped year, a snowed-out
+    Thursday). The house rules it was opened under stay."""
+    with transaction.atomic():
+        session = _lock_unplayed_session(session, "moved")
+        before = session.date
+        if date == before:
+            return session
+        if Session.objects.filter(club_id=session.club_id, date=date).exists():
+            raise ValidationError({"date": f"There is already a session on {date:%A %d %B %Y}."})
+        session.date = date
+        session.full_clean(exclude=["club", "opened_by", "rules"])
+        session.save(update_fields=["date"])
+        standings_changed(session.club_id)
+        audit_record(
+            actor=actor,
+            action=ClubVerb.SESSION_REDATED,
+            obj=session,
+            club=session.club,
+            data={"from": before.isoformat(), "to": date.isoformat()},
+        )
+    return session
+
+
+def session_delete(*, session: Session, actor: AbstractBaseUser | None) -> dict:
+    """Delete a session nobody has played in yet, with its check-ins; what it held (the players
+    checked in, the fees to hand back) stays in the audit entry, which is returned."""
+    with transaction.atomic():
+        session = _lock_unplayed_session(session, "deleted")
+        checkins = list(session.checkins.select_related("player").order_by("pk"))
+        data = {
+            "date": session.date.isoformat(),
+            "players": [checkin.player.display_name for checkin in checkins],
+            "fees_returned_cents": sum(c.fee_cents for c in checkins if c.is_paid),
+        }
+        audit_record(
+            actor=actor, action=ClubVerb.SESSION_DELETED, obj=session, club=session.club, data=data
+        )
+        CheckIn.objects.filter(session=session).delete()
+        club_id = session.club_id
+        try:
+            session.delete()
+        except ProtectedError:
+            raise ValidationError(
+                "This session has money records (it was settled once): it cannot be deleted."
+            ) from None
+        standings_changed(club_id)
+    return data
 
 
 def _check_may_check_in(session: Session, player: Player) -> None:

@@ -15,4 +15,6 @@ urlpatterns = [
     path("audit/", views.AuditLogView.as_view(), name="audit"),
     path("sessions/", views.SessionListView.as_view(), name="sessions"),
     path("sessions/open/", views.SessionOpenView.as_view(), name="session_open"),
+    path("sessions/<int:pk>/date/", views.SessionRedateView.as_view(), name="session_redate"),
+    path("sessions/<int:pk>/delete/", views.SessionDeleteView.as_view(), name="session_delete"),
 ]

@@ -8,20 +8,28 @@ session page itself, which puts check-in, rounds, standings and settling togethe
 
 from __future__ import annotations
 
+from django.contrib import messages
 from django.contrib.auth.mixins import PermissionRequiredMixin
-from django.shortcuts import get_object_or_404
+from django.core.exceptions import ValidationError
+from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse, reverse_lazy
-from django.views.generic import FormView, TemplateView
+from django.views.generic import FormView, TemplateView, View
 from django_filters.views import FilterView
 from django_tables2 import SingleTableMixin
 
 from club import services
 from club.filters import AuditFilter, PlayerFilter, SessionFilter
-from club.forms import HouseRulesForm, PlayerForm, SessionOpenForm
+from club.forms import HouseRulesForm, PlayerForm, SessionOpenForm, SessionRedateForm
 from club.models import Club, Player
 from club.selectors import club_audit_entries, club_players, club_sessions, next_session_date
 from club.tables import AuditTable, EditablePlayerTable, PlayerTable, SessionTable
-from club.web import ClampedPaginator, ClubMixin, PublicReadMixin, ServiceFormMixin
+from club.web import (
+    ClampedPaginator,
+    ClubMixin,
+    PublicReadMixin,
+    ServiceFormMixin,
+    SessionMixin,
+)
 
 
 class HouseRulesView(ClubMixin, TemplateView):
@@ -70,6 +78,7 @@ class PlayerListView(PermissionRequiredMixin, ClubMixin, SingleTableMixin, Filte
 
 
 class PlayerCreateView(PermissionRequiredMixin, ClubMixin, ServiceFormMixin, FormView):
+    service_field_map = {"user": "login"}
     permission_required = "club.add_player"
     template_name = "club/player_form.html"
     form_class = PlayerForm
@@ -86,6 +95,7 @@ class PlayerCreateView(PermissionRequiredMixin, ClubMixin, ServiceFormMixin, For
 
 
 class PlayerUpdateView(PermissionRequiredMixin, ClubMixin, ServiceFormMixin, FormView):
+    service_field_map = {"user": "login"}
     permission_required = "club.change_player"
     template_name = "club/player_form.html"
     form_class = PlayerForm
@@ -155,3 +165,44 @@ class SessionOpenView(PermissionRequiredMixin, ClubMixin, ServiceFormMixin, Form
 
     def get_success_url(self):
         return reverse("web:session", args=[self.session.pk])
+
+
+class SessionRedateView(PermissionRequiredMixin, SessionMixin, ServiceFormMixin, FormView):
+    """Move (or, with its second button, delete) a session nobody has played in yet: a
+    mistyped year is put right here instead of breaking the standings."""
+
+    permission_required = "club.add_session"
+    template_name = "club/session_redate.html"
+    form_class = SessionRedateForm
+
+    def get_initial(self):
+        return {"date": self.get_session().date}
+
+    def get_context_data(self, **kwargs):
+        session = self.get_session()
+        return super().get_context_data(session=session, played=session.rounds.exists(), **kwargs)
+
+    def perform(self, form):
+        session = services.session_redate(
+            session=self.get_session(), actor=self.request.user, date=form.cleaned_data["date"]
+        )
+        self.success_message = f"The session is now on {session.date:%A %d %B %Y}."
+
+    def get_success_url(self):
+        return reverse("web:session", args=[self.get_session().pk])
+
+
+class SessionDeleteView(PermissionRequiredMixin, SessionMixin, View):
+    permission_required = "club.add_session"
+
+    def post(self, request, *args, **kwargs):
+        session = self.get_session()
+        try:
+            gone = services.session_delete(session=session, actor=request.user)
+        except ValidationError as error:
+            messages.error(request, " ".join(error.messages))
+            return redirect("club:session_redate", pk=session.pk)
+        returned = gone["fees_returned_cents"]
+        note = f" Hand back the fees paid: {returned}¢ in all." if returned else ""
+        messages.success(request, f"The session of {session.date:%d %B %Y} is deleted.{note}")
+        return redirect("club:sessions")

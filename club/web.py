@@ -9,24 +9,27 @@ Terms:
 - page: a view whose POST handlers, on a form error, render the page again with their bound form
   (status 400), so what was typed is kept.
 - visitors' cache: public pages that anonymous visitors get from the cache; the key holds the
-  club's `standings_version`, bumped by every service that changes what those pages show.
+  club's `standings_version`, bumped by every service that changes what those pages show, and
+  the values of the query parameters the page declares it reads (`visitor_cache_params`).
 """
 
 from __future__ import annotations
 
 import hashlib
 
+from django import forms
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.mixins import PermissionRequiredMixin
 from django.core.cache import cache
-from django.core.exceptions import ValidationError
+from django.core.exceptions import ImproperlyConfigured, ValidationError
 from django.core.paginator import Paginator
-from django.http import Http404
+from django.http import Http404, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 
 from club.models import Club, Session
 from club.selectors import current_club
+from club.submissions import STALE_FORM, TOKEN_FIELD, TOKEN_PATTERN, new_token
 
 MAX_PER_PAGE = 500
 
@@ -67,6 +70,8 @@ class ServiceFormMixin:
     """form_valid calls `perform(form)`; a ValidationError from the service becomes form errors."""
 
     success_message = ""
+    # The service's field names that the form calls otherwise (e.g. {"user": "login"}).
+    service_field_map: dict[str, str] = {}
 
     def perform(self, form):
         raise NotImplementedError
@@ -75,7 +80,7 @@ class ServiceFormMixin:
         try:
             self.perform(form)
         except ValidationError as error:
-            add_service_errors(form, error)
+            add_service_errors(form, error, self.service_field_map)
             return self.form_invalid(form)
         if self.success_message:
             messages.success(self.request, self.success_message)
@@ -94,10 +99,30 @@ class ClampedPaginator(Paginator):
 class VisitorCacheMixin:
     """A public page that anonymous visitors get from the cache (the standings after a Thursday
     are read by everyone at once). The key holds the club, its `standings_version` (bumped in
-    their transaction by every service that changes what these pages show) and the full URL, so
-    a cached copy is never stale; logged-in members always get a fresh render."""
+    their transaction by every service that changes what these pages show), the path and the
+    values of the query parameters the page reads, so a cached copy is never stale; logged-in
+    members always get a fresh render.
+
+    Each view declares the query parameters it reads in `visitor_cache_params` (its own, its
+    table's sort, page and per-page fields, the export trigger `_export`). Any other parameter is
+    dropped before a visitor's page is rendered: `?x=random` shares the one copy instead of
+    skipping the cache, and nothing the first visitor typed ends up in everyone's copy."""
 
     visitor_cache_seconds = 24 * 60 * 60
+    visitor_cache_params: tuple[str, ...] | None = None
+
+    def visitor_query(self, request) -> QueryDict:
+        """The query string with the declared parameters only, in the declared order."""
+        if self.visitor_cache_params is None:
+            raise ImproperlyConfigured(
+                f"{type(self).__name__} must declare the query parameters it reads in "
+                "visitor_cache_params (an empty tuple when it reads none)."
+            )
+        query = QueryDict(mutable=True)
+        for name in self.visitor_cache_params:
+            if name in request.GET:
+                query.setlist(name, request.GET.getlist(name))
+        return QueryDict(query.urlencode())  # read-only, like request.GET
 
     def visitor_cache_key(self, request) -> str | None:
         if request.method != "GET" or request.user.is_authenticated:
@@ -107,15 +132,20 @@ class VisitorCacheMixin:
         club = current_club(request)
         if club is None or not club.standings_public:
             return None
-        url = hashlib.sha256(request.get_full_path().encode()).hexdigest()
-        return f"pegboard:visitor:{club.pk}:{club.standings_version}:{url}"
+        address = f"{request.path}?{self.visitor_query(request).urlencode()}"
+        digest = hashlib.sha256(address.encode()).hexdigest()
+        return f"pegboard:visitor:{club.pk}:{club.standings_version}:{digest}"
 
     def dispatch(self, request, *args, **kwargs):
+        query = self.visitor_query(request)  # checks the declaration on every request
         key = self.visitor_cache_key(request)
         if key is not None:
             cached = cache.get(key)
             if cached is not None:
                 return cached
+            # The page is rendered from what its key holds, so the copy fits every request
+            # that shares the key.
+            request.GET = query
         response = super().dispatch(request, *args, **kwargs)
         if key is not None and response.status_code == 200 and not response.streaming:
 
@@ -156,3 +186,29 @@ class PageMixin:
         return render(
             self.request, self.template_name, self.page_context(**overrides), status=status
         )
+
+
+class OneTimeFormMixin:
+    """A form saved once however often it is posted (club.submissions): it carries a one-time
+    token in a hidden field, made when the page renders and kept when the page renders again
+    with the form's errors. The view passes `form.submission_token()` to the service, which
+    spends it; a token that is not one of ours is a form error (the page is out of date).
+    Put it before `forms.Form` in the bases."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields[TOKEN_FIELD] = forms.CharField(
+            required=False, widget=forms.HiddenInput, initial=new_token()
+        )
+
+    def clean(self):
+        data = super().clean()
+        token = data.get(TOKEN_FIELD, "")
+        if TOKEN_FIELD in self.errors or (token and not TOKEN_PATTERN.fullmatch(token)):
+            self.errors.pop(TOKEN_FIELD, None)
+            data.pop(TOKEN_FIELD, None)
+            self.add_error(None, STALE_FORM)
+        return data
+
+    def submission_token(self) -> str:
+        return self.cleaned_data.get(TOKEN_FIELD) or ""

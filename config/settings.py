@@ -60,6 +60,10 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_tables2",
     "django_filters",
+    # Login throttling (django-axes) and the Content-Security-Policy header (django-csp): see
+    # the AXES_* and CONTENT_SECURITY_POLICY settings at the end.
+    "axes",
+    "csp",
     # Pegboard's apps, in their layers (docs/architecture.md): each imports only those above it
     # in this list. web syncs the role groups after migrate, so it comes after every app whose
     # permissions it gives out.
@@ -81,6 +85,11 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # A database that does not answer gets the 503 page, not a 500 (issue 13).
+    "web.middleware.DatabaseUnavailableMiddleware",
+    "csp.middleware.CSPMiddleware",
+    # Last, as django-axes asks: turns a locked-out login into the lock-out page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -103,12 +112,43 @@ TEMPLATES = [
 
 WSGI_APPLICATION = "config.wsgi.application"
 
+
+def env_seconds(name: str, default: int) -> int:
+    """A whole number of seconds (or milliseconds) from the environment, 1 or more."""
+    raw = os.environ.get(name, "").strip() or str(default)
+    if not raw.isdigit() or int(raw) < 1:
+        raise ImproperlyConfigured(f"{name}={raw!r}: give a whole number, 1 or more.")
+    return int(raw)
+
+
 DATABASES = {
     "default": dj_database_url.parse(
         os.environ.get("DATABASE_URL") or f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
         conn_max_age=int(os.environ.get("CONN_MAX_AGE", "60")),
     )
 }
+# Issue 13. SQLite (a venue laptop serving several phones through gunicorn's workers) lets one
+# writer in at a time; these settings make a write wait its turn instead of failing with
+# "database is locked": the write-ahead log (readers never block the writer nor it them;
+# synchronous=NORMAL is safe with it and spares a disk flush per commit), transactions that
+# take the write lock when they begin (a transaction that read first and then wanted to write
+# could not wait: SQLite refused it at once), and a busy timeout (how long a write waits for
+# the lock before it fails). PostgreSQL: a connect timeout and a statement timeout, so a hung
+# database gets an answer (web.middleware's 503 page) within seconds instead of holding a worker.
+_database = DATABASES["default"]
+if _database["ENGINE"] == "django.db.backends.sqlite3":
+    _database["OPTIONS"] = {
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
+        "transaction_mode": "IMMEDIATE",
+        "timeout": env_seconds("DB_SQLITE_TIMEOUT", 20),
+        **_database.get("OPTIONS", {}),
+    }
+elif _database["ENGINE"] == "django.db.backends.postgresql":
+    _database["OPTIONS"] = {
+        "connect_timeout": env_seconds("DB_CONNECT_TIMEOUT", 5),
+        "options": f"-c statement_timeout={env_seconds('DB_STATEMENT_TIMEOUT_MS', 10000)}",
+        **_database.get("OPTIONS", {}),
+    }
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -118,6 +158,11 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+
+# Roles are per club: a login has its role's permissions only through its player record
+# (club/auth.py). Django's own ModelBackend must not be listed beside it.
+# django-axes' backend comes first: it refuses a locked-out login before any password is checked.
+AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "club.auth.ClubBackend"]
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
@@ -165,6 +210,39 @@ X_FRAME_OPTIONS = "DENY"
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    # A Host header the site does not serve: one warning line, no traceback (config/log_filters.py).
+    "filters": {"drop_traceback": {"()": "config.log_filters.DropTraceback"}},
     "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "loggers": {"django.security.DisallowedHost": {"filters": ["drop_traceback"]}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
+}
+
+# Login throttling (django-axes, issue 13): after AXES_FAILURE_LIMIT wrong passwords for one
+# username from one address, that username is locked out from that address for
+# AXES_COOLOFF_TIME. An organiser lifts a lock-out on the "Lock-outs" page (web.views); an admin
+# runs `manage.py axes_reset_username USERNAME`.
+AXES_FAILURE_LIMIT = 10
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_COOLOFF_TIME = 1  # hours
+# A failure while locked out does not push the end of the lock-out further away, so the page
+# can say when to try again.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_LOCKOUT_CALLABLE = "web.lockouts.lockout_response"
+AXES_VERBOSE = False
+# Keep failed logins only (for the lock-outs), not a row per successful login.
+AXES_DISABLE_ACCESS_LOG = True
+
+# Content-Security-Policy (django-csp 4): only the site's own scripts, styles and images; no
+# inline script, style attribute or event handler anywhere (tests/security/test_csp.py).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+        "base-uri": ["'self'"],
+        "object-src": ["'none'"],
+    }
 }

@@ -9,6 +9,7 @@ from django.http import HttpRequest, HttpResponse
 from django.urls import include, path
 from django.views.decorators.http import require_safe
 
+from web.forms import LoginForm
 from web.views import HomeView
 
 
@@ -22,7 +23,13 @@ def health(request: HttpRequest) -> HttpResponse:
 urlpatterns = [
     path("healthz", health, name="health"),
     path("", HomeView.as_view(), name="home"),
-    path("login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
+    path(
+        "login/",
+        auth_views.LoginView.as_view(
+            redirect_authenticated_user=True, authentication_form=LoginForm
+        ),
+        name="login",
+    ),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("club/", include("club.urls")),
     path("club/", include("money.urls")),

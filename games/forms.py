@@ -1,13 +1,18 @@
-"""Forms of the games app: side scores of a game, a correction's reason, a seat swap."""
+"""Forms of the games app: side scores of a game, a correction's reason, a seat swap, the draw.
+
+The forms that save something carry a one-time token (club.web.OneTimeFormMixin), so a double
+post saves once; the draw names the round it draws instead.
+"""
 
 from __future__ import annotations
 
 from django import forms
 
+from club.web import OneTimeFormMixin
 from games.models import Game, Round
 
 
-class ResultForm(forms.Form):
+class ResultForm(OneTimeFormMixin, forms.Form):
     """One score field per side, labelled with the side's players ("side_0", "side_1", ...)."""
 
     def __init__(self, *args, game: Game, sides: list[list[str]], **kwargs):
@@ -39,7 +44,7 @@ class CorrectionForm(ResultForm):
     )
 
 
-class SwapForm(forms.Form):
+class SwapForm(OneTimeFormMixin, forms.Form):
     player_a = forms.ChoiceField(label="Swap")
     player_b = forms.ChoiceField(label="with")
 
@@ -49,3 +54,13 @@ class SwapForm(forms.Form):
         choices = [("", "—")] + [(str(pk), name) for pk, name in seated]
         self.fields["player_a"].choices = choices
         self.fields["player_b"].choices = choices
+
+
+class DrawForm(forms.Form):
+    """The draw button: the number of the round it draws (a hidden field), so that a second
+    press draws nothing (games.services.round_draw's `expected_number`). Without it (an old
+    page) the next round is drawn."""
+
+    round_number = forms.IntegerField(
+        required=False, min_value=1, max_value=99, widget=forms.HiddenInput
+    )

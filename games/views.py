@@ -3,8 +3,9 @@ seats, and the game page where results are entered, confirmed and corrected (app
 their panels to the game page through `games.hooks`).
 
 Views stay thin: check a permission, validate a form, call one service, add a message, redirect.
-A form that fails renders its page again with the errors (status 400). Every lookup is within the
-current club.
+A form that fails renders its page again with the errors (status 400). A form posted twice saves
+once: the second post shows "This was already saved." (club.submissions). Every lookup is within
+the current club.
 """
 
 from __future__ import annotations
@@ -17,25 +18,42 @@ from django.urls import reverse
 from django.views.generic import View
 
 from club.models import Player, Session
+from club.submissions import AlreadySaved
 from club.web import ClubMixin, PageMixin, add_service_errors
 from games import services
-from games.forms import CorrectionForm, ResultForm, SwapForm
+from games.forms import CorrectionForm, DrawForm, ResultForm, SwapForm
 from games.hooks import game_panels
 from games.models import Game, Result, ResultState, Round
 from games.selectors import game_history
 
 
 class RoundDrawView(PermissionRequiredMixin, ClubMixin, View):
+    """Draw the round the button names (`round_number`); pressed twice, it draws once and the
+    second press shows the round drawn."""
+
     permission_required = "games.add_round"
 
     def post(self, request, pk):
         session = get_object_or_404(Session, pk=pk, club=self.club)
+        back = reverse("web:session", args=[session.pk]) + "#rounds"
+        form = DrawForm(request.POST)
+        if not form.is_valid():
+            messages.error(request, "This page is out of date: reload it and draw again.")
+            return redirect(back)
         try:
-            round_ = services.round_draw(session=session, actor=request.user)
+            round_ = services.round_draw(
+                session=session,
+                actor=request.user,
+                expected_number=form.cleaned_data["round_number"],
+            )
+        except AlreadySaved as done:
+            messages.info(request, done.message)
+            drawn = done.made_pk(Round)
+            return redirect("games:round", pk=drawn) if drawn else redirect(back)
         except ValidationError as error:
             for message in error.messages:
                 messages.error(request, message)
-            return redirect(reverse("web:session", args=[session.pk]) + "#rounds")
+            return redirect(back)
         messages.success(request, f"Round {round_.number} drawn: {round_.games.count()} tables.")
         return redirect("games:round", pk=round_.pk)
 
@@ -103,7 +121,12 @@ class RoundSwapView(RoundMixin, View):
                 for field in ("player_a", "player_b")
             }
             try:
-                services.round_swap_seats(round_=round_, actor=request.user, **players)
+                services.round_swap_seats(
+                    round_=round_, actor=request.user, token=form.submission_token(), **players
+                )
+            except AlreadySaved as done:
+                messages.info(request, done.message)
+                return redirect("games:round", pk=round_.pk)
             except ValidationError as error:
                 add_service_errors(form, error)
             else:
@@ -162,7 +185,7 @@ class GameMixin(PageMixin, PermissionRequiredMixin, ClubMixin):
             context["can_confirm"] = user.has_perm("games.confirm_result") and services.can_confirm(
                 current, user
             )
-        if open_ and confirmed and organiser:
+        if open_ and confirmed and services.can_correct(game, user):
             initial = {f"side_{i}": score for i, score in enumerate(current.scores)}
             context["correction_form"] = CorrectionForm(
                 game=game, sides=self.sides(), initial=initial
@@ -187,7 +210,15 @@ class ResultEnterView(GameMixin, View):
         form = ResultForm(request.POST, game=game, sides=self.sides())
         if form.is_valid():
             try:
-                services.result_enter(game=game, actor=request.user, scores=form.scores())
+                services.result_enter(
+                    game=game,
+                    actor=request.user,
+                    scores=form.scores(),
+                    token=form.submission_token(),
+                )
+            except AlreadySaved as done:
+                messages.info(request, done.message)
+                return self.back()
             except ValidationError as error:
                 add_service_errors(form, error)
             else:
@@ -225,7 +256,11 @@ class ResultCorrectView(GameMixin, View):
                     actor=request.user,
                     scores=form.scores(),
                     reason=form.cleaned_data["reason"],
+                    token=form.submission_token(),
                 )
+            except AlreadySaved as done:
+                messages.info(request, done.message)
+                return self.back()
             except ValidationError as error:
                 add_service_errors(form, error)
             else:

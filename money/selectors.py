@@ -6,8 +6,7 @@ Terms: see `money.models`. Balances are sums of ledger rows, counted in the data
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from django.db import connection
 from django.db.models import Count, Q, Sum
 from django.db.models.functions import Coalesce
 
@@ -89,24 +88,43 @@ def current_settlement(session):
     )
 
 
-@dataclass(frozen=True)
-class LedgerLine:
-    entry: object
-    balance_cents: int
-
-
-def club_ledger(club, pot: str) -> list[LedgerLine]:
-    """One pot's rows, oldest first, each with the running balance (a sum of the rows so far)."""
-    rows = (
-        LedgerEntry.objects.filter(club=club, pot=pot)
+def club_ledger_entries(club):
+    """The club's ledger rows, newest first, with their session's date and player's name (not
+    the session's rules snapshot, which would ride along through the sort)."""
+    return (
+        LedgerEntry.objects.filter(club=club)
         .select_related("session", "player")
-        .order_by("created_at", "pk")
+        .defer("session__rules")
+        .order_by("-created_at", "-pk")
     )
-    lines, balance = [], 0
-    for row in rows:
-        balance += row.amount_cents
-        lines.append(LedgerLine(entry=row, balance_cents=balance))
-    return lines
+
+
+def ledger_balances(club, entry_ids=None) -> dict[int, int]:
+    """Each ledger row's pot balance just after it (id -> cents): the sum of that pot's rows of
+    the whole club up to and including it, oldest first by time then id, as a window sum in the
+    database. `entry_ids` limits the answer to those rows (a page); the sums still run over every
+    row of the club, so a filtered page shows the pot's real balance."""
+    table = connection.ops.quote_name(LedgerEntry._meta.db_table)
+    sql = (
+        "SELECT id, balance FROM ("
+        "SELECT id, SUM(amount_cents) OVER (PARTITION BY pot ORDER BY created_at, id) AS balance"
+        f" FROM {table} WHERE club_id = %s) running"
+    )
+    params = [club.pk]
+    if entry_ids is not None:
+        entry_ids = [int(pk) for pk in entry_ids]
+        if not entry_ids:
+            return {}
+        sql += f" WHERE id IN ({', '.join(['%s'] * len(entry_ids))})"
+        params += entry_ids
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return dict(cursor.fetchall())
+
+
+def ledger_total(entries) -> int:
+    """The sum of some ledger rows (a filtered set), in the database."""
+    return entries.aggregate(total=Coalesce(Sum("amount_cents"), 0))["total"]
 
 
 def pot_balances(club) -> dict[str, int]:

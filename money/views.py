@@ -12,13 +12,25 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.generic import View
+from django.views.generic.base import TemplateResponseMixin
+from django_filters.views import FilterView
+from django_tables2 import SingleTableMixin
 
-from club.models import Player
-from club.web import ClubMixin, SessionMixin
+from club.export import CsvExportMixin
+from club.models import Player, SessionState
+from club.web import ClampedPaginator, ClubMixin, SessionMixin
 from money import services
+from money.filters import LedgerFilter
 from money.forms import ReopenForm
 from money.models import Pot
-from money.selectors import club_ledger, current_settlement, player_money, pot_balances
+from money.selectors import (
+    club_ledger_entries,
+    current_settlement,
+    ledger_total,
+    player_money,
+    pot_balances,
+)
+from money.tables import LedgerTable
 
 
 class SessionSettleView(PermissionRequiredMixin, SessionMixin, View):
@@ -26,6 +38,9 @@ class SessionSettleView(PermissionRequiredMixin, SessionMixin, View):
 
     def post(self, request, *args, **kwargs):
         session = self.get_session()
+        if session.state == SessionState.SETTLED:  # the button pressed twice: settled once
+            messages.info(request, "This session is already settled: the payouts are below.")
+            return redirect("money:settlement", pk=session.pk)
         try:
             services.session_settle(session=session, actor=request.user)
         except ValidationError as error:
@@ -86,18 +101,55 @@ class SessionReopenView(PermissionRequiredMixin, SessionMixin, View):
         return redirect("money:settlement", pk=session.pk)
 
 
-class LedgerView(PermissionRequiredMixin, ClubMixin, View):
-    permission_required = "money.view_ledgerentry"
+class LedgerView(PermissionRequiredMixin, ClubMixin, CsvExportMixin, SingleTableMixin, FilterView):
+    """The club's ledger: every row into (+) and out of (-) the pots, newest first, a page at a
+    time, filtered by session, kind, player and pot, with each pot's balance; `?_export=csv`
+    downloads the filtered rows whole."""
 
-    def get(self, request):
-        pots = [
-            {"pot": pot, "label": label, "lines": club_ledger(self.club, pot)}
-            for pot, label in Pot.choices
-        ]
+    permission_required = "money.view_ledgerentry"
+    template_name = "money/ledger.html"
+    filterset_class = LedgerFilter
+    table_class = LedgerTable
+    # The table pages itself (django-tables2; out-of-range pages show the last one); no
+    # `paginate_by`, which would have the list view count and page the rows a second time.
+    table_pagination = {"per_page": 50}
+    paginator_class = ClampedPaginator
+    export_name = "ledger"
+
+    def get_queryset(self):
+        return club_ledger_entries(self.club)
+
+    def get_filterset_kwargs(self, filterset_class):
+        return {**super().get_filterset_kwargs(filterset_class), "club": self.club}
+
+    def get_table_kwargs(self):
+        return {"club": self.club}
+
+    def filter_failed(self) -> bool:
+        return self.filterset.is_bound and not self.filterset.is_valid()
+
+    def get_context_data(self, **kwargs):
         balances = pot_balances(self.club)
-        for pot in pots:
-            pot["balance"] = balances[pot["pot"]]
-        return render(request, "money/ledger.html", {"pots": pots})
+        filtered = (
+            self.filterset.is_bound
+            and not self.filter_failed()
+            and any(self.filterset.form.cleaned_data.values())
+        )
+        return super().get_context_data(
+            balances=[
+                {"pot": pot, "label": label, "balance": balances[pot]} for pot, label in Pot.choices
+            ],
+            # The rows the filter picked add up to this (the club's side: + into the pots).
+            filtered_total=ledger_total(self.object_list) if filtered else None,
+            **kwargs,
+        )
+
+    def render_to_response(self, context, **kwargs):
+        if self.filter_failed():
+            # A filter that does not check out: the page with the form's errors, never a
+            # download of rows the organiser did not ask for.
+            return TemplateResponseMixin.render_to_response(self, context, status=400, **kwargs)
+        return super().render_to_response(context, **kwargs)
 
 
 class PlayerMoneyView(PermissionRequiredMixin, ClubMixin, View):

@@ -6,14 +6,20 @@ Terms:
   `club` slug and name, `counts` (rows per model) and `objects`: Django serializer rows
   (`{"model", "pk", "fields"}`) sorted by model label, then pk. Two exports of the same data are
   byte-identical apart from `exported_at`.
-- club rows: every row of the club, games and scoring apps that belongs to the club. CLUB_ROWS
-  names, for each model, the lookup from the model to its club, in the order they are restored;
-  a model of those apps missing from it stops the export (`backed_up_models`).
+- club rows: every row of the club, games, scoring and money apps that belongs to the club.
+  CLUB_ROWS names, for each model, the lookup from the model to its club, in the order they are
+  restored; a model of those apps missing from it (and not in NOT_BACKED_UP, which says why it
+  belongs to no club) stops the export (`backed_up_models`).
 - users: the logins the club rows point at (players' logins, who checked in, entered, confirmed,
   ruled, settled; audit actors), with their groups and user permissions by name and their
   password hashes. Logins that no club row mentions are not in the document (a player's former
   login that only an audit entry's `data` names keeps its id there, as written). Audit entries
   that belong to no club are site-wide and left out.
+
+Restoring checks every row first (ops.backup_checks: the models' own validation, references
+inside the file, the money's sums, the house rules snapshots) and writes nothing when one breaks a
+rule; the file's logins lose their staff and superuser flags unless the caller keeps them
+(`restore_club(with_staff=True)`, `import_club --with-staff`).
 
 Primary keys are kept, users' included: references between rows, the audit trail's `object_id`
 and the ids its `data` mentions stay valid. Content types, groups and permissions go by natural
@@ -26,6 +32,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 from collections import Counter
+from dataclasses import dataclass
 
 from django.apps import apps
 from django.contrib.auth import get_user_model
@@ -40,6 +47,7 @@ from django.db import DatabaseError, IntegrityError, connection, models, transac
 from django.utils import timezone
 
 from club.models import Club
+from ops.backup_checks import BrokenRow, check_backup
 
 FORMAT = "pegboard-club-backup"
 VERSION = 1
@@ -66,7 +74,12 @@ CLUB_ROWS: dict[str, str] = {
     "money.ledgerentry": "club",
     "club.auditentry": "club",
 }
+# Models of those apps that belong to no club, and why they are not backed up.
+NOT_BACKED_UP: dict[str, str] = {
+    "club.submissiontoken": "a form's one-time token: spent by the next post, of no club",
+}
 USER_LABEL = "auth.user"
+LOGIN_M2M = ("groups", "user_permissions")
 
 # Files written before the money app existed (same format version) name its models, their
 # content types and permissions by the club app; they are read with today's names.
@@ -89,7 +102,7 @@ def backed_up_models() -> list[type[models.Model]]:
         for app in BACKUP_APPS
         for model in apps.get_app_config(app).get_models(include_auto_created=True)
     }
-    missing = sorted(known - set(CLUB_ROWS))
+    missing = sorted(known - set(CLUB_ROWS) - set(NOT_BACKED_UP))
     if missing:
         raise RuntimeError(f"ops.backup.CLUB_ROWS does not say how to back up {missing}.")
     return [apps.get_model(label) for label in CLUB_ROWS]
@@ -295,15 +308,15 @@ def _deserialize(rows: list[dict]):
         raise BackupError(f"A row of the file cannot be read: {error}") from None
 
 
-def _restore_rows(model: type[models.Model], rows: list[dict]) -> int:
-    """Insert `rows` with their own primary keys: the restore's one write path.
+def _restore_rows(model: type[models.Model], items: list) -> int:
+    """Insert the deserialized `items` with their own primary keys: the restore's one write path.
 
     A bulk INSERT only ever adds rows (a pk already taken fails, nothing is overwritten), so the
     append-only models' guard on save(), which refuses a row that has a pk, is not involved and
     is not weakened: nothing else writes rows with given pks.
     """
     instances = []
-    for item in _deserialize(rows):
+    for item in items:
         if item.m2m_data or item.deferred_fields:
             raise RuntimeError(f"{model._meta.label} rows with many-to-many data need save().")
         instances.append(item.object)
@@ -311,11 +324,44 @@ def _restore_rows(model: type[models.Model], rows: list[dict]) -> int:
     return len(instances)
 
 
-def restore_club(document: dict) -> tuple[Club, dict[str, int], list[str]]:
+def _logins_to_check(users: list[dict]) -> list[models.Model]:
+    """The file's logins, unsaved and without their groups and permissions (which are read by
+    name, from the database, only when the logins are written)."""
+    rows = [
+        {**row, "fields": {k: v for k, v in row["fields"].items() if k not in LOGIN_M2M}}
+        for row in users
+    ]
+    return [item.object for item in _deserialize(rows)]
+
+
+def _without_staff(users: list[dict]) -> list[str]:
+    """Clear, in place, the staff and superuser flags of the file's logins: the usernames that
+    had one (see `restore_club`)."""
+    demoted = []
+    for row in users:
+        fields = row["fields"]
+        if fields.get("is_staff") or fields.get("is_superuser"):
+            demoted.append(str(fields.get("username")))
+            fields["is_staff"] = fields["is_superuser"] = False
+    return sorted(demoted)
+
+
+@dataclass(frozen=True)
+class Restored:
+    club: Club
+    counts: dict[str, int]  # rows restored per model label
+    created_groups: list[str]  # groups the database lacked, made without permissions
+    demoted: list[str]  # logins whose staff or superuser flag was left out
+
+
+def restore_club(document: dict, *, with_staff: bool = False) -> Restored:
     """Restore a document read by `read_document` into this (empty) database, all or nothing.
 
-    Returns the club, the rows restored per model, and the groups that had to be created (they
-    come without permissions).
+    Every row is checked first (ops.backup_checks), before anything is written: a row that
+    breaks a rule of the site refuses the whole file, naming the row. A login of the file is
+    never made staff or superuser unless `with_staff` says so: a backup is data, and an edited
+    one must not make a site administrator. Groups and extra permissions are kept: they are the
+    logins' roles in the club, which the file carries anyway.
     """
     by_model: dict[str, list[dict]] = {}
     for row in document["objects"]:
@@ -324,6 +370,22 @@ def restore_club(document: dict) -> tuple[Club, dict[str, int], list[str]]:
         with transaction.atomic():
             _refuse_non_empty(document)
             users = by_model.get(USER_LABEL, [])
+            items = {
+                model._meta.label_lower: list(
+                    _deserialize(by_model.get(model._meta.label_lower, []))
+                )
+                for model in backed_up_models()
+            }
+            try:
+                check_backup(
+                    {label: [item.object for item in found] for label, found in items.items()},
+                    _logins_to_check(users),
+                    club_paths=CLUB_ROWS,
+                )
+            except BrokenRow as error:
+                raise BackupError(str(error)) from None
+            demoted = [] if with_staff else _without_staff(users)
+            # Nothing is written above this line.
             wanted = {
                 key[0]
                 for row in users
@@ -339,7 +401,7 @@ def restore_club(document: dict) -> tuple[Club, dict[str, int], list[str]]:
             restored = [get_user_model(), Group]
             for model in backed_up_models():
                 label = model._meta.label_lower
-                counts[label] = _restore_rows(model, by_model.get(label, []))
+                counts[label] = _restore_rows(model, items[label])
                 restored.append(model)
             # Deferred foreign keys are checked here, not at a commit that may be far away.
             connection.check_constraints(table_names=[m._meta.db_table for m in restored])
@@ -352,4 +414,4 @@ def restore_club(document: dict) -> tuple[Club, dict[str, int], list[str]]:
         raise BackupError(f"The file's rows break a rule of the database: {error}") from None
     except DatabaseError as error:
         raise BackupError(f"The database refused the file's rows: {error}") from None
-    return club, counts, created
+    return Restored(club=club, counts=counts, created_groups=created, demoted=demoted)

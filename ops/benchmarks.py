@@ -26,7 +26,10 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import IO
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -147,7 +150,7 @@ def production_env(database: Path, **extra: str) -> dict:
     }
 
 
-def _manage(*args: str, database: Path) -> str:
+def manage(*args: str, database: Path) -> str:
     done = subprocess.run(
         [sys.executable, "manage.py", *args],
         cwd=settings.BASE_DIR,
@@ -163,9 +166,9 @@ def _manage(*args: str, database: Path) -> str:
 
 def build_history_database(folder: Path, *, years: int, players: int, seed: int) -> dict:
     database = folder / f"history-{years}y.sqlite3"
-    _manage("migrate", "--noinput", "-v", "0", database=database)
+    manage("migrate", "--noinput", "-v", "0", database=database)
     summary = json.loads(
-        _manage(
+        manage(
             "seed_history",
             f"--years={years}",
             f"--players={players}",
@@ -179,9 +182,7 @@ def build_history_database(folder: Path, *, years: int, players: int, seed: int)
 
 
 def pages_in_child(database: Path, renders: int) -> dict:
-    return json.loads(
-        _manage("bench", "--pages", f"--renders={renders}", database=database).strip()
-    )
+    return json.loads(manage("bench", "--pages", f"--renders={renders}", database=database).strip())
 
 
 def compare_pages(small: dict, large: dict, years: tuple[int, int]) -> dict:
@@ -241,10 +242,12 @@ def _drive(port: int, path: str, seconds: float) -> tuple[int, int]:
     return sum(c[0] for c in counts), sum(c[1] for c in counts)
 
 
-def throughput(database: Path, slug: str, *, slices: int = SLICES) -> dict:
-    """Requests per second of the trivial view and the season standings page under gunicorn."""
+@contextmanager
+def serve(database: Path, *, log: IO[str] | None = None, **env: str) -> Iterator[int]:
+    """gunicorn (2 sync workers, production settings) serving `database` on a free loopback
+    port, answering before this yields the port; stopped on the way out. Its log (warnings and
+    errors, with their tracebacks) goes to `log`, else to this process's standard error."""
     port = _free_port()
-    env = production_env(database, PEGBOARD_DEFAULT_CLUB=slug)
     command = [
         str(Path(sys.executable).with_name("gunicorn")),
         "config.wsgi",
@@ -252,19 +255,30 @@ def throughput(database: Path, slug: str, *, slices: int = SLICES) -> dict:
         "--workers=2",
         "--log-level=warning",
     ]
-    server = subprocess.Popen(command, cwd=settings.BASE_DIR, env=env)
-    paths = {"trivial": reverse("health"), "season_standings": reverse("standings:season")}
+    server = subprocess.Popen(
+        command, cwd=settings.BASE_DIR, env=production_env(database, **env), stderr=log
+    )
     try:
         deadline = time.perf_counter() + 30
         while True:
             try:
-                if _get(port, paths["trivial"]) == 200:
+                if _get(port, reverse("health")) == 200:
                     break
             except OSError:
                 pass
             if time.perf_counter() > deadline or server.poll() is not None:
                 raise RuntimeError("gunicorn did not start")
             time.sleep(0.2)
+        yield port
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+def throughput(database: Path, slug: str, *, slices: int = SLICES) -> dict:
+    """Requests per second of the trivial view and the season standings page under gunicorn."""
+    paths = {"trivial": reverse("health"), "season_standings": reverse("standings:season")}
+    with serve(database, PEGBOARD_DEFAULT_CLUB=slug) as port:
         for path in paths.values():  # warm both workers
             _drive(port, path, 0.5)
         totals = {name: [0, 0, 0.0] for name in paths}
@@ -275,9 +289,6 @@ def throughput(database: Path, slug: str, *, slices: int = SLICES) -> dict:
                 totals[name][0] += answered
                 totals[name][1] += failed
                 totals[name][2] += time.perf_counter() - start
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
     rates = {name: answered / seconds for name, (answered, _, seconds) in totals.items()}
     failed = {name: failures for name, (_, failures, _) in totals.items()}
     if any(failed.values()):
@@ -303,7 +314,7 @@ def history_benchmarks(
     """Seed both histories, time the pages on each, and drive the larger under gunicorn."""
     with tempfile.TemporaryDirectory(prefix="pegboard-bench-") as folder:
         # Production settings serve static files from the collected manifest.
-        _manage("collectstatic", "--noinput", "-v", "0", database=Path(folder) / "none.sqlite3")
+        manage("collectstatic", "--noinput", "-v", "0", database=Path(folder) / "none.sqlite3")
         built = {}
         pages = {}
         for n in years:

@@ -1,10 +1,13 @@
 """Forms of the scoring app. The hand counter form parses cards with the engine and counts them.
 
-Terms: `hand` is 4 cards (3 in five-card cribbage) typed or picked; `starter` the cut card.
+Terms: `hand` is 4 cards (3 in five-card cribbage) typed or picked; `starter` the cut card. The
+forms that save something carry a one-time token (club.web.OneTimeFormMixin): posted twice, they
+save once.
 """
 
 from django import forms
 
+from club.web import OneTimeFormMixin
 from scoring.engine import CardError, ScoringError, parse_card, parse_cards
 from scoring.models import ClaimKind
 from scoring.selectors import CountedHand, count_hand
@@ -53,7 +56,7 @@ class HandCounterForm(forms.Form):
 PLAY_ROWS = 8
 
 
-class ClaimForm(forms.Form):
+class ClaimForm(OneTimeFormMixin, forms.Form):
     """What a player announced. A play lists the cards of the current count in order, each with
     the player who laid it; the claim is for the last card."""
 
@@ -133,7 +136,7 @@ class ClaimForm(forms.Form):
         return data
 
 
-class MugginsForm(forms.Form):
+class MugginsForm(OneTimeFormMixin, forms.Form):
     caller = forms.TypedChoiceField(coerce=int, label="Called by")
     points = forms.IntegerField(min_value=1, max_value=29, label="Muggins for")
 
@@ -142,13 +145,13 @@ class MugginsForm(forms.Form):
         self.fields["caller"].choices = opponents
 
 
-class StatementForm(forms.Form):
+class StatementForm(OneTimeFormMixin, forms.Form):
     statement = forms.CharField(
         max_length=500, widget=forms.Textarea(attrs={"rows": 2}), label="What you do not accept"
     )
 
 
-class RulingForm(forms.Form):
+class RulingForm(OneTimeFormMixin, forms.Form):
     """A judge's override: the points each side scores for the claim, and why."""
 
     reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), required=False)

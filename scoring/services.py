@@ -19,6 +19,7 @@ from club.audit import audit_record
 from club.locking import locked
 from club.models import Player
 from club.services import passes, standings_changed
+from club.submissions import spend_token
 from games.models import Game, ResultSource, ResultState, Seat
 from games.outcome import OutcomeError, game_outcome
 from games.services import lock_game, result_correct
@@ -224,13 +225,16 @@ def claim_file(
     starter: str = "",
     plays: Sequence[tuple[int, str]] = (),
     deal: int | None = None,
+    token: str = "",
 ) -> Claim:
     """File what a player announced; the engine counts it and the outcome is worked out at once.
 
     By a player at the table (for anyone at it) or an organiser. Bad cards: ValidationError on the
-    field, nothing saved.
+    field, nothing saved. The same form posted twice files one claim (`token`: club.submissions;
+    the second post's AlreadySaved names the claim).
     """
     with transaction.atomic():
+        made = spend_token(token=token, actor=actor)
         game = lock_game(game)
         if _actor_seat(game, actor) is None and not actor.has_perm(ORGANISER_PERMISSION):
             raise PermissionDenied("Only the players at this table or an organiser file claims.")
@@ -270,6 +274,7 @@ def claim_file(
         )
         claim.full_clean()
         claim.save()
+        made(claim)
         standings_changed(game.session.club_id)  # the records list the big hands
         audit_record(
             actor=actor,
@@ -291,9 +296,13 @@ def claim_file(
     return claim
 
 
-def muggins_call(*, claim: Claim, actor: AbstractBaseUser, caller: Player, points: int) -> Outcome:
-    """An opponent calls "muggins for N": a new outcome (ACC rule 10 for a wrong call)."""
+def muggins_call(
+    *, claim: Claim, actor: AbstractBaseUser, caller: Player, points: int, token: str = ""
+) -> Outcome:
+    """An opponent calls "muggins for N": a new outcome (ACC rule 10 for a wrong call). Once per
+    claim; the same form posted twice is AlreadySaved (`token`: club.submissions)."""
     with transaction.atomic():
+        spend_token(token=token, actor=actor)
         game = lock_game(claim.game)
         claim = locked(Claim.objects.all()).get(pk=claim.pk)
         if not game.session.house_rules.muggins:
@@ -337,10 +346,14 @@ def _party(game: Game, actor: AbstractBaseUser) -> Player:
     return seat.player
 
 
-def dispute_open(*, claim: Claim, actor: AbstractBaseUser, statement: str) -> Dispute:
-    """A player of the game does not accept the outcome: the claim goes to the judges."""
+def dispute_open(
+    *, claim: Claim, actor: AbstractBaseUser, statement: str, token: str = ""
+) -> Dispute:
+    """A player of the game does not accept the outcome: the claim goes to the judges. Once per
+    claim; the same form posted twice is AlreadySaved (`token`: club.submissions)."""
     statement = (statement or "").strip()
     with transaction.atomic():
+        spend_token(token=token, actor=actor)
         game = lock_game(claim.game)
         player = _party(game, actor)
         if Dispute.objects.filter(claim=claim).exists():
@@ -385,15 +398,18 @@ def dispute_rule(
     decision: str,
     points: dict[int, int] | None = None,
     reason: str = "",
+    token: str = "",
 ) -> Ruling:
     """A judge rules: agree with the engine's outcome, or override it with points and a reason.
 
     A first ruling can be appealed once; the appeal's ruling, by a different judge, is final.
     When the ruling changes the points and the game's result is confirmed, the result gets a new
     version with the difference (through the result service); otherwise the ruling says why not.
+    The same form posted twice rules once (`token`: club.submissions).
     """
     reason = (reason or "").strip()
     with transaction.atomic():
+        spend_token(token=token, actor=actor)
         game = lock_game(dispute.claim.game)
         locked(Claim.objects.all()).get(pk=dispute.claim_id)
         dispute = locked(Dispute.objects.select_related("claim")).get(pk=dispute.pk)
@@ -477,10 +493,14 @@ def _apply_to_result(game, before, after, actor, claim, level):
     return result, f"Recorded scores moved to {scores} (result version {result.version})."
 
 
-def dispute_appeal(*, dispute: Dispute, actor: AbstractBaseUser, statement: str) -> Dispute:
-    """A party appeals a first ruling, once; a different judge then rules, finally."""
+def dispute_appeal(
+    *, dispute: Dispute, actor: AbstractBaseUser, statement: str, token: str = ""
+) -> Dispute:
+    """A party appeals a first ruling, once; a different judge then rules, finally. The same
+    form posted twice appeals once (`token`: club.submissions)."""
     statement = (statement or "").strip()
     with transaction.atomic():
+        spend_token(token=token, actor=actor)
         game = lock_game(dispute.claim.game)
         locked(Claim.objects.all()).get(pk=dispute.claim_id)
         dispute = locked(Dispute.objects.all()).get(pk=dispute.pk)

@@ -12,6 +12,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.generic import TemplateView, View
 
 from club.models import Player, Session
+from club.submissions import AlreadySaved
 from club.web import ClubMixin, PageMixin, add_service_errors
 from games.models import Game
 from scoring import services
@@ -122,7 +123,14 @@ class ClaimCreateView(GameClaimMixin, View):
                     starter=data["starter"],
                     plays=data["plays"],
                     deal=data["deal"],
+                    token=form.submission_token(),
                 )
+            except AlreadySaved as done:
+                messages.info(request, done.message)
+                claim_pk = done.made_pk(Claim)
+                if claim_pk:
+                    return redirect("scoring:claim", pk=claim_pk)
+                return redirect("games:game", pk=game.pk)
             except ValidationError as error:
                 add_service_errors(form, error, field_map={"plays": None})
             else:
@@ -223,7 +231,11 @@ class MugginsView(ClaimMixin, View):
                         Player, pk=form.cleaned_data["caller"], club=self.club
                     ),
                     points=form.cleaned_data["points"],
+                    token=form.submission_token(),
                 )
+            except AlreadySaved as done:
+                messages.info(request, done.message)
+                return self.back()
             except ValidationError as error:
                 add_service_errors(form, error)
             else:
@@ -243,7 +255,11 @@ class DisputeOpenView(ClaimMixin, View):
                     claim=self.get_claim(),
                     actor=request.user,
                     statement=form.cleaned_data["statement"],
+                    token=form.submission_token(),
                 )
+            except AlreadySaved as done:
+                messages.info(request, done.message)
+                return self.back()
             except ValidationError as error:
                 add_service_errors(form, error)
             else:
@@ -283,7 +299,11 @@ class DisputeRuleView(DisputeActionMixin, View):
                 decision=decision,
                 points=points,
                 reason=form.cleaned_data.get("reason", ""),
+                token=form.submission_token(),
             )
+        except AlreadySaved as done:
+            messages.info(request, done.message)
+            return self.back()
         except ValidationError as error:
             add_service_errors(form, error)
             return self.render_page(status=400, ruling_form=form)
@@ -306,7 +326,11 @@ class DisputeAppealView(DisputeActionMixin, View):
                     dispute=self.dispute,
                     actor=request.user,
                     statement=form.cleaned_data["statement"],
+                    token=form.submission_token(),
                 )
+            except AlreadySaved as done:
+                messages.info(request, done.message)
+                return redirect("scoring:claim", pk=claim.pk)
             except ValidationError as error:
                 add_service_errors(form, error)
             else:

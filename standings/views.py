@@ -13,10 +13,9 @@ from django.utils import timezone
 from django.utils.safestring import mark_safe
 from django.views.generic import TemplateView
 from django_tables2 import SingleTableMixin
-from django_tables2.export import ExportMixin
 
+from club.export import CsvExportMixin
 from club.models import Player
-from club.tables import SafeTableExport
 from club.web import ClubMixin, PublicReadMixin, VisitorCacheMixin
 from standings.charts import Point, bar_chart_svg, line_chart_svg
 from standings.selectors import (
@@ -36,12 +35,24 @@ class SeasonMixin(PublicReadMixin, ClubMixin):
 
     def seasons(self) -> list[int]:
         if not hasattr(self, "_seasons"):
-            self._seasons = club_seasons(self.club)
+            # A season whose dates the calendar cannot hold is never listed (an old mistyped
+            # year: session dates are checked since issue 13).
+            self._seasons = [s for s in club_seasons(self.club) if MINYEAR <= s < MAXYEAR]
         return self._seasons
+
+    def default_season(self) -> int:
+        """This season if the club played in it, else the latest before it, else the earliest
+        after it: one session dated far ahead must not take every visitor there."""
+        seasons = self.seasons()
+        now = self.club.season_of(timezone.localdate())
+        if not seasons:
+            return now
+        played = [season for season in seasons if season <= now]
+        return max(played) if played else min(seasons)
 
     def season(self) -> int:
         seasons = self.seasons()
-        default = seasons[0] if seasons else self.club.season_of(timezone.localdate())
+        default = self.default_season()
         try:
             season = int(self.request.GET.get("season", default))
         except ValueError:
@@ -52,12 +63,11 @@ class SeasonMixin(PublicReadMixin, ClubMixin):
         return season
 
 
-class StandingsView(VisitorCacheMixin, SeasonMixin, ExportMixin, SingleTableMixin, TemplateView):
+class StandingsView(VisitorCacheMixin, SeasonMixin, CsvExportMixin, SingleTableMixin, TemplateView):
     template_name = "standings/standings.html"
     table_class = SeasonStandingTable
     table_pagination = False
-    export_formats = ("csv",)
-    export_class = SafeTableExport
+    visitor_cache_params = ("season", "sort", "_export")
 
     def get_export_filename(self, export_format):
         return f"standings-{self.season()}.{export_format}"
@@ -71,12 +81,11 @@ class StandingsView(VisitorCacheMixin, SeasonMixin, ExportMixin, SingleTableMixi
         )
 
 
-class AllTimeView(VisitorCacheMixin, SeasonMixin, ExportMixin, SingleTableMixin, TemplateView):
+class AllTimeView(VisitorCacheMixin, SeasonMixin, CsvExportMixin, SingleTableMixin, TemplateView):
     template_name = "standings/all_time.html"
     table_class = SeasonStandingTable
     table_pagination = False
-    export_formats = ("csv",)
-    export_class = SafeTableExport
+    visitor_cache_params = ("sort", "_export")
     export_name = "all-time"
 
     def get_table_data(self):
@@ -91,6 +100,7 @@ class AllTimeView(VisitorCacheMixin, SeasonMixin, ExportMixin, SingleTableMixin,
 
 class PlayerPageView(VisitorCacheMixin, SeasonMixin, TemplateView):
     template_name = "standings/player.html"
+    visitor_cache_params = ("season",)
 
     def get_context_data(self, **kwargs):
         player = get_object_or_404(Player, pk=self.kwargs["pk"], club=self.club)

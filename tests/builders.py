@@ -11,7 +11,7 @@ import random
 from dataclasses import dataclass
 
 from club import services as club_services
-from club.models import Session
+from club.models import Player, Session
 from games import services as game_services
 from games.models import Game
 from tests.factories import ClubFactory, PlayerFactory, UserFactory
@@ -20,7 +20,12 @@ from tests.factories import ClubFactory, PlayerFactory, UserFactory
 def run_session(
     club, organiser, confirmer, *, players=13, rounds=2, date=None, seed=1, pay=True, scores=None
 ):
-    """A whole session through the services: check-in, fees, draws, confirmed results."""
+    """A whole session through the services: check-in, fees, draws, confirmed results.
+    Organisers who are members of no club yet become (inactive) members of `club`: roles act
+    only through a player record (club/auth.py)."""
+    for official in (organiser, confirmer):
+        if not Player.objects.filter(user=official).exists():
+            PlayerFactory(club=club, user=official, active=False, display_name=f"zz {official}")
     session = club_services.session_open(
         club=club, actor=organiser, date=date or dt.date(2026, 11, 26)
     )
@@ -60,7 +65,7 @@ class Table:
 def make_table(*, muggins: bool = True, roles=("players", "players")) -> Table:
     """Open a session (house rules snapshotted now), check in one player per role, draw round 1."""
     club = ClubFactory(muggins=muggins)
-    organiser = UserFactory(role="organisers")
+    organiser = UserFactory(role="organisers", club=club)
     session = club_services.session_open(club=club, actor=organiser, date=dt.date(2026, 3, 5))
     for role in roles:
         player = PlayerFactory(club=club, user=UserFactory(role=role))

@@ -1,6 +1,8 @@
 """factory_boy factories shared by the whole suite.
 
-Terms: `UserFactory(role="organisers")` makes a user in that role group (see club/roles.py).
+Terms: `UserFactory(role="organisers")` makes a login in that role group (see club/roles.py);
+`UserFactory(role="organisers", club=club)` also links it to a new player of `club`, without which
+it has no permissions anywhere (roles are per club: club/auth.py).
 """
 
 import datetime as dt
@@ -43,6 +45,13 @@ class UserFactory(factory.django.DjangoModelFactory):
                 # A transactional test's flush removed what the data migration made.
                 sync_roles()
             self.groups.add(Group.objects.get(name=extracted))
+
+    @factory.post_generation
+    def club(self, create, extracted, **kwargs):
+        """`club=some_club` links the login to a new player of that club: roles are per club, so
+        a login acts (has its role's permissions) only through a player record (club/auth.py)."""
+        if create and extracted is not None:
+            PlayerFactory(club=extracted, user=self, display_name=f"Member {self.username}")
 
 
 class PlayerFactory(factory.django.DjangoModelFactory):

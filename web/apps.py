@@ -7,6 +7,7 @@ class WebConfig(AppConfig):
     verbose_name = "Web"
 
     def ready(self) -> None:
+        from web import audit  # noqa: F401 - registers the web app's audit verbs
         from web.roles import sync_roles_after_migrate
 
         # After every migrate (and test-database flush): the groups follow the declarations.

@@ -1,6 +1,11 @@
 """Template context for every page: the current club, the user's role and the navigation.
 
-Terms: a nav item is (label, url name); which items a user sees follows their permissions.
+Terms:
+- a nav item is (label, url name); which items a user sees follows their permissions.
+- a refused request: one turned away before the authentication middleware ran (a Host header the
+  site does not serve is refused by the common middleware), so it has no `request.user`. Its
+  error page gets a bare header: no club, no role, only "Home" (issue 13: reading
+  `request.user` there turned every such 400 into a 500).
 """
 
 from django.http import HttpRequest
@@ -25,13 +30,16 @@ def navigation(request) -> list[tuple[str, str]]:
         items.append(("Ledger", "money:ledger"))
     if user.has_perm("club.view_auditentry"):
         items.append(("Audit log", "club:audit"))
+    if user.has_perm("club.change_player"):
+        items.append(("Lock-outs", "web:lockouts"))
     return items
 
 
 def pegboard(request: HttpRequest) -> dict:
-    user = request.user
+    if not hasattr(request, "user"):  # a refused request (see the module's terms)
+        return {"club": None, "role": "", "nav_items": [("Home", "home")]}
     return {
         "club": current_club(request),
-        "role": user_role(user),
+        "role": user_role(request.user),
         "nav_items": navigation(request),
     }

@@ -16,6 +16,7 @@ from django.apps import apps as django_apps
 from django.contrib.auth.models import Group, Permission
 from django.core.exceptions import ImproperlyConfigured
 
+from club.auth import is_member
 from club.roles import JUDGES, ORGANISERS, PLAYERS, ROLES
 
 # Highest first: the header names the highest role a user has.
@@ -72,6 +73,9 @@ def user_role(user) -> str:
     """The highest role label of a user for the header: organiser, judge, player, admin or ''."""
     if not user.is_authenticated:
         return ""
+    if not is_member(user):
+        # Roles are per club: no player record, no role (club/auth.py).
+        return "admin" if user.is_superuser else ""
     names = {group.name for group in user.groups.all()}
     for group_name, label in ROLE_LABELS:
         if group_name in names:

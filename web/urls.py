@@ -1,9 +1,10 @@
 """URLs of the web app: the session page and its check-in actions and downloads, under the
-/club/ addresses they have always had (the home page is wired in config/urls.py)."""
+/club/ addresses they have always had (the home page is wired in config/urls.py), and the
+organisers' page of login lock-outs."""
 
 from django.urls import path
 
-from web import views
+from web import lockouts, views
 
 app_name = "web"
 
@@ -26,4 +27,6 @@ urlpatterns = [
         name="checkin_undo",
     ),
     path("sessions/<int:pk>/export/", views.SessionExportView.as_view(), name="session_export"),
+    path("lockouts/", lockouts.LockoutListView.as_view(), name="lockouts"),
+    path("lockouts/lift/", lockouts.LockoutLiftView.as_view(), name="lockout_lift"),
 ]

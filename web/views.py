@@ -17,6 +17,7 @@ from django.views.generic import TemplateView, View
 from django_tables2 import RequestConfig
 
 from club import services
+from club.export import csv_response, requested_format
 from club.forms import CheckInForm
 from club.models import CheckIn
 from club.selectors import (
@@ -25,7 +26,6 @@ from club.selectors import (
     session_checkins,
     session_fee_totals,
 )
-from club.tables import SafeTableExport
 from club.templatetags.pegboard import cents
 from club.web import (
     ClampedPaginator,
@@ -152,9 +152,11 @@ class CheckInActionView(SessionPageMixin, View):
 
 
 class SessionExportView(PublicReadMixin, SessionPageMixin, View):
-    """The session's standings or results as CSV, the same columns and order as on the page."""
+    """The session's standings or results as CSV, the same columns and order as on the page
+    (CSV only, like every download: `?_export=` with another value is a 400)."""
 
     def get(self, request, *args, **kwargs):
+        requested_format(request)
         session = self.get_session()
         which = request.GET.get("table", "standings")
         if which == "standings":
@@ -164,5 +166,4 @@ class SessionExportView(PublicReadMixin, SessionPageMixin, View):
             table = SessionResultTable(session_result_lines(session))
         else:
             raise Http404("Export the standings or the results.")
-        exporter = SafeTableExport("csv", table)
-        return exporter.response(f"session-{session.date:%Y-%m-%d}-{which}.csv")
+        return csv_response(table, f"session-{session.date:%Y-%m-%d}-{which}.csv")

@@ -22,6 +22,7 @@ from games.services.draws import (
 from games.services.results import (
     CORRECT_PERMISSION,
     can_confirm,
+    can_correct,
     lock_game,
     result_confirm,
     result_correct,
@@ -33,6 +34,7 @@ __all__ = [
     "CORRECT_PERMISSION",
     "KIND_OF_TABLE",
     "can_confirm",
+    "can_correct",
     "draw_history",
     "lock_game",
     "result_confirm",

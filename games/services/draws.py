@@ -19,6 +19,7 @@ from club.audit import audit_record
 from club.locking import lock_session, locked
 from club.models import CheckIn, Player, Session
 from club.services import session_require_open
+from club.submissions import AlreadySaved, label_of, spend_token
 from games.audit import GameVerb
 from games.draw import Draw, DrawError, DrawHistory, DrawTable, draw_round
 from games.models import Game, Result, Round, Seat, TableKind
@@ -90,13 +91,26 @@ def _save_tables(round_: Round, tables: Sequence[DrawTable]) -> None:
     Seat.objects.bulk_create(seats)
 
 
-def round_draw(*, session: Session, actor: AbstractBaseUser, seed: int | None = None) -> Round:
-    """Draw the next round: seat every checked-in active player (see games.draw for how)."""
+def round_draw(
+    *,
+    session: Session,
+    actor: AbstractBaseUser,
+    seed: int | None = None,
+    expected_number: int | None = None,
+) -> Round:
+    """Draw the next round: seat every checked-in active player (see games.draw for how).
+
+    `expected_number` is the round the caller means to draw (the draw button says it): when the
+    session has that round already (a second press, two organisers at once), nothing is drawn
+    and AlreadySaved names it. Without it the next round is drawn, whatever its number.
+    """
     with transaction.atomic():
         session = lock_session(session.pk)
         session_require_open(session)
         rules = session.house_rules
         number = session.rounds.count() + 1
+        if expected_number is not None and expected_number != number:
+            _refuse_unexpected(session, expected_number, number)
         planned = rules.rounds_per_session
         if number > planned:
             raise ValidationError(
@@ -134,11 +148,23 @@ def round_draw(*, session: Session, actor: AbstractBaseUser, seed: int | None = 
     return round_
 
 
+def _refuse_unexpected(session: Session, expected: int, number: int) -> None:
+    """The round asked for is not the next one: drawn already (a no-op), or not yet reachable."""
+    drawn = session.rounds.filter(number=expected).first()
+    if drawn is not None:
+        raise AlreadySaved(f"Round {expected} is already drawn.", made=label_of(drawn))
+    raise ValidationError(
+        f"Round {number} is the next to draw, not round {expected}: reload the page."
+    )
+
+
 def round_swap_seats(
-    *, round_: Round, player_a: Player, player_b: Player, actor: AbstractBaseUser
+    *, round_: Round, player_a: Player, player_b: Player, actor: AbstractBaseUser, token: str = ""
 ) -> Round:
-    """Swap two players' seats by hand, allowed until a result of the round is entered."""
+    """Swap two players' seats by hand, allowed until a result of the round is entered. The same
+    form posted twice swaps once (`token`: club.submissions), instead of swapping them back."""
     with transaction.atomic():
+        spend_token(token=token, actor=actor)
         lock_session(round_.session_id)
         round_ = locked(Round.objects.select_related("session")).get(pk=round_.pk)
         session_require_open(round_.session)

@@ -18,6 +18,7 @@ from django.utils import timezone
 from club.audit import audit_record
 from club.locking import lock_session, locked
 from club.services import passes, session_require_open
+from club.submissions import spend_token
 from games.audit import GameVerb
 from games.models import Game, Result, ResultLine, ResultSource, ResultState, Round, Seat
 from games.outcome import OutcomeError, game_outcome
@@ -138,13 +139,17 @@ def lock_game(game: Game) -> Game:
     return game
 
 
-def result_enter(*, game: Game, actor: AbstractBaseUser, scores: Sequence[int]) -> Result:
+def result_enter(
+    *, game: Game, actor: AbstractBaseUser, scores: Sequence[int], token: str = ""
+) -> Result:
     """Enter a game's final side scores as a draft, by a player at the table or an organiser.
 
     A new entry replaces an unconfirmed draft (a side that disagrees enters its own scores,
     which the first side then confirms). A confirmed result is changed only by a correction.
+    The same form posted twice enters once (`token`: club.submissions).
     """
     with transaction.atomic():
+        spend_token(token=token, actor=actor)
         game = lock_game(game)
         seat = _seat_of(game, actor)
         if seat is None and not actor.has_perm(CORRECT_PERMISSION):
@@ -178,6 +183,8 @@ def can_confirm(result: Result, actor: AbstractBaseUser) -> bool:
 
 
 def _check_confirmer(result: Result, actor: AbstractBaseUser) -> None:
+    """The other side confirms, or an organiser who did not enter it and does not play on the
+    side that did: a seated organiser confirms only as a player of his side (docs/design.md)."""
     if not actor.is_authenticated:
         raise PermissionDenied("Log in to confirm a result.")
     organiser = actor.has_perm(CORRECT_PERMISSION)
@@ -189,11 +196,37 @@ def _check_confirmer(result: Result, actor: AbstractBaseUser) -> None:
         )
     seat = _seat_of(result.game, actor)
     if seat is not None:
-        if result.entered_side is None or seat.side != result.entered_side or organiser:
+        if result.entered_side is None or seat.side != result.entered_side:
             return
-        raise ValidationError("Your side entered this result: the other side must confirm it.")
+        raise ValidationError(
+            "Your side entered this result: the other side"
+            + (", or an organiser who does not play in this game," if organiser else "")
+            + " must confirm it."
+        )
     if not organiser:
         raise PermissionDenied("Only the players at this table or an organiser can confirm it.")
+
+
+def can_correct(game: Game, actor: AbstractBaseUser) -> bool:
+    """Whether `actor` may correct this game's confirmed result (for showing the form; the
+    service decides)."""
+    return passes(_check_corrector, game, actor)
+
+
+def _check_corrector(game: Game, actor: AbstractBaseUser) -> None:
+    if not actor.is_authenticated or not actor.has_perm(CORRECT_PERMISSION):
+        raise PermissionDenied("Only an organiser corrects a confirmed result.")
+    _refuse_own_game(game, actor)
+
+
+def _refuse_own_game(game: Game, actor: AbstractBaseUser) -> None:
+    """Nobody corrects alone a game he plays in: an organiser who does not play in it does, or
+    a judge's ruling on a dispute (docs/design.md; decisions, issue 13)."""
+    if _seat_of(game, actor) is not None:
+        raise ValidationError(
+            "You play in this game: another organiser, or a judge ruling on a dispute, must "
+            "correct it."
+        )
 
 
 def result_confirm(*, result: Result, actor: AbstractBaseUser) -> Result:
@@ -229,16 +262,20 @@ def result_correct(
     scores: Sequence[int],
     reason: str,
     source: str = ResultSource.CORRECTION,
+    token: str = "",
 ) -> Result:
     """Correct a confirmed result: a new confirmed version with a reason; the old one is kept.
 
-    Used by organisers (a correction) and by judges' rulings (`source=ResultSource.RULING`).
+    Used by organisers (a correction) and by judges' rulings (`source=ResultSource.RULING`); never
+    by someone who plays in the game (`_refuse_own_game`).
     """
     reason = (reason or "").strip()
     if not reason:
         raise ValidationError({"reason": "Say why the result is corrected."})
     with transaction.atomic():
+        spend_token(token=token, actor=actor)
         game = lock_game(game)
+        _refuse_own_game(game, actor)
         current = _current(game)
         if current is None or current.state != ResultState.CONFIRMED:
             raise ValidationError(

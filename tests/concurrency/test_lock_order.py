@@ -70,7 +70,8 @@ def assert_in_order(tables: list[str]) -> None:
 
 @pytest.fixture
 def people():
-    return UserFactory(role="organisers"), UserFactory(role="organisers")
+    officials = ClubFactory(slug="officials")  # roles act through a player record
+    return tuple(UserFactory(role="organisers", club=officials) for _ in range(2))
 
 
 def test_settling_and_reopening_lock_the_club_first(people):
@@ -139,7 +140,7 @@ def test_draws_results_and_claims_lock_session_round_game_claim(people):
         lambda: scoring_services.dispute_open(claim=claim, actor=table.users[0], statement="No.")
     )
     assert_in_order(opened)
-    judge = UserFactory(role="judges")
+    judge = UserFactory(role="judges", club=ClubFactory(slug="officials"))
     dispute = claim.dispute
     ruled = locks(
         lambda: scoring_services.dispute_rule(

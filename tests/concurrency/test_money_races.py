@@ -12,8 +12,6 @@ that sum row by row in the order the rows were written.
 import datetime as dt
 from functools import partial
 
-import pytest
-from django.db import connection
 from django.db.models import Sum
 
 from money.models import LedgerEntry, LedgerKind, Pot, Settlement
@@ -21,18 +19,16 @@ from money.selectors import pot_balances
 from money.services import session_settle
 from scoring import services as scoring_services
 from tests.builders import run_session
-from tests.concurrency.test_races import ITERATIONS, all_succeed, organisers, race
+from tests.concurrency.test_races import (
+    ITERATIONS,
+    RACE_MARKS,
+    all_succeed,
+    organisers,
+    race,
+)
 from tests.factories import ClubFactory
 
-pytestmark = [
-    pytest.mark.postgres,
-    pytest.mark.skipif(
-        connection.vendor != "postgresql",
-        reason="row locks need PostgreSQL; SQLite serialises writes — CI's PostgreSQL run "
-        "covers this",
-    ),
-    pytest.mark.django_db(transaction=True),
-]
+pytestmark = RACE_MARKS
 
 MONDAY = dt.date(2026, 1, 5)
 SIDE_POTS = (Pot.SKUNK_BANK, Pot.JACKPOT_29)

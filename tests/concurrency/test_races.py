@@ -35,7 +35,8 @@ from money.services import session_settle
 from tests.builders import run_session
 from tests.factories import ClubFactory, PlayerFactory, UserFactory
 
-pytestmark = [
+# Every race test module's marks: PostgreSQL only, real transactions.
+RACE_MARKS = [
     pytest.mark.postgres,
     pytest.mark.skipif(
         connection.vendor != "postgresql",
@@ -44,6 +45,7 @@ pytestmark = [
     ),
     pytest.mark.django_db(transaction=True),
 ]
+pytestmark = RACE_MARKS
 
 ITERATIONS = 5
 DATE = dt.date(2026, 11, 26)
@@ -93,7 +95,8 @@ def audits(action: str, club, **filters) -> list[AuditEntry]:
 
 
 def organisers(count: int) -> list:
-    return [UserFactory(role="organisers") for _ in range(count)]
+    officials = ClubFactory(slug="officials")  # roles act through a player record
+    return [UserFactory(role="organisers", club=officials) for _ in range(count)]
 
 
 def drawn_session(club, organiser, *, players: int):

@@ -55,6 +55,12 @@ OLD_URLS = (
     ("scoring:dispute_rule", "scoring/disputes/<int:pk>/rule/"),
     ("scoring:dispute_appeal", "scoring/disputes/<int:pk>/appeal/"),
     ("scoring:session_report", "scoring/sessions/<int:pk>/disputes/"),
+    # Shipped since (issue 13): the organisers' login lock-outs.
+    ("web:lockouts", "club/lockouts/"),
+    ("web:lockout_lift", "club/lockouts/lift/"),
+    # ... and moving or deleting a session nobody has played in yet.
+    ("club:session_redate", "club/sessions/<int:pk>/date/"),
+    ("club:session_delete", "club/sessions/<int:pk>/delete/"),
 )
 NEW_NAMES = {
     "club:session": "web:session",

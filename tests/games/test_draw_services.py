@@ -44,7 +44,7 @@ EXPECTED_SIZES = {
 def setup_session(players, *, mode="singles", **rules):
     """An open session with `players` checked in; the rules are set before opening."""
     club = ClubFactory(table_mode=mode, **rules)
-    actor = UserFactory(role="organisers")
+    actor = UserFactory(role="organisers", club=club)
     session = club_services.session_open(club=club, actor=actor, date=THURSDAY)
     for _ in range(players):
         club_services.checkin_create(session=session, actor=actor, player=PlayerFactory(club=club))
@@ -208,7 +208,7 @@ def test_stored_rounds_replay_from_seed_entrants_and_history(mode, players):
 
 def test_same_seed_and_same_players_give_the_same_tables_in_two_sessions():
     club = ClubFactory()
-    actor = UserFactory(role="organisers")
+    actor = UserFactory(role="organisers", club=club)
     players = [PlayerFactory(club=club) for _ in range(13)]
     rounds = []
     # Different years, so neither session is in the other's season history.
@@ -247,7 +247,7 @@ def test_nobody_sits_at_the_three_player_table_twice_while_others_have_not():
 
 def test_the_first_round_avoids_pairs_that_met_earlier_in_the_season():
     club = ClubFactory()
-    actor = UserFactory(role="organisers")
+    actor = UserFactory(role="organisers", club=club)
     players = [PlayerFactory(club=club) for _ in range(4)]
     pairs = []
     for date in (dt.date(2026, 3, 5), dt.date(2026, 3, 12)):

@@ -29,7 +29,7 @@ def seated(players, *, mode="singles", **rules):
     Returns (organiser, games of round 1).
     """
     club = ClubFactory(table_mode=mode, **rules)
-    organiser = UserFactory(role="organisers")
+    organiser = UserFactory(role="organisers", club=club)
     session = club_services.session_open(club=club, actor=organiser, date=dt.date(2026, 3, 5))
     for _ in range(players):
         player = PlayerFactory(club=club, user=UserFactory(role="players"))
@@ -69,9 +69,9 @@ def actor_named(name, game, organiser):
     if name == "organiser":
         return organiser
     if name == "organiser2":
-        return UserFactory(role="organisers")
+        return UserFactory(role="organisers", club=game.session.club)
     if name == "judge":
-        return UserFactory(role="judges")
+        return UserFactory(role="judges", club=game.session.club)
     if name == "anonymous":
         return AnonymousUser()
     assert name == "outsider"
@@ -330,7 +330,9 @@ def test_confirming_twice_is_refused():
     services.result_confirm(result=draft, actor=u1)
 
     with pytest.raises(ValidationError, match="not a draft"):
-        services.result_confirm(result=draft, actor=UserFactory(role="organisers"))
+        services.result_confirm(
+            result=draft, actor=UserFactory(role="organisers", club=draft.game.session.club)
+        )
 
     assert Result.objects.get(pk=draft.pk).confirmed_by == u1
     assert AuditEntry.objects.filter(action=GameVerb.RESULT_CONFIRMED).count() == 1
@@ -394,7 +396,7 @@ def test_a_second_correction_is_version_three_and_compares_with_version_two():
 
 def test_a_ruling_is_recorded_with_its_source():
     organiser, game, _ = confirmed_result()
-    judge = UserFactory(role="judges")
+    judge = UserFactory(role="judges", club=ClubFactory(slug="officials"))
     ruled = services.result_correct(
         game=game, actor=judge, scores=[121, 89], reason="Ruling", source=ResultSource.RULING
     )

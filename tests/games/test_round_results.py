@@ -31,14 +31,15 @@ THURSDAY = dt.date(2026, 3, 5)
 
 
 def organiser_user():
-    return UserFactory(role="organisers")
+    """An organiser, a member of a club of officials (roles act through a player record)."""
+    return UserFactory(role="organisers", club=ClubFactory(slug="officials"))
 
 
 def drawn_round(*, players=9, mode="singles", seated_users=(), seed=4, **rules):
     """Open a session, check in `players` players (the first ones with the given logins), pay
     their fees, draw round 1. Returns the round."""
     club = ClubFactory(table_mode=mode, **rules)
-    opener = organiser_user()
+    opener = UserFactory(role="organisers", club=club)
     session = club_services.session_open(club=club, actor=opener, date=THURSDAY)
     roster = [PlayerFactory(club=club, user=user) for user in seated_users]
     roster += [PlayerFactory(club=club) for _ in range(players - len(roster))]
@@ -254,7 +255,7 @@ def test_only_an_organiser_enters_a_round(role):
 def test_a_seated_organisers_entry_is_their_sides_as_result_enter_records_it():
     """An organiser who plays and types in the round's cards enters their own table for their
     side: their partner is not the other side, and cannot confirm it."""
-    playing = organiser_user()
+    playing = UserFactory(role="organisers")  # a member once seated below
     partner = UserFactory(role="players")
     round_ = drawn_round(players=4, mode="partners", seated_users=[playing, partner])
     [game] = games_of(round_)
@@ -317,7 +318,7 @@ def test_another_organiser_confirms_every_draft_of_the_round():
 
 
 def test_drafts_the_checker_entered_or_plays_in_are_left_for_someone_else():
-    checker = organiser_user()
+    checker = UserFactory(role="organisers")  # a member once seated below
     round_ = drawn_round(seated_users=[checker])
     organiser = organiser_user()
     scores = card(round_)

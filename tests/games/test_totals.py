@@ -212,8 +212,9 @@ def favourite_wins(seed, favourite):
 @pytest.fixture
 def history(db):
     club = ClubFactory()
-    organiser, confirmer = UserFactory(role="organisers"), UserFactory(role="organisers")
-    judge = UserFactory(role="judges")
+    organiser = UserFactory(role="organisers", club=club)
+    confirmer = UserFactory(role="organisers", club=club)
+    judge = UserFactory(role="judges", club=club)
     roster = [PlayerFactory(club=club, user=UserFactory(role="players")) for _ in range(9)]
     favourite = roster[4].pk
     sessions = [
@@ -232,10 +233,13 @@ def history(db):
         )
     ]
 
-    # A correction: the first game of the second session, its winner and loser swapped.
-    game = Game.objects.filter(session=sessions[1], kind=TableKind.TWO).order_by("round", "table")[
-        0
-    ]
+    # A correction: the first game of the second session that the organiser does not play in
+    # (he corrects no game of his own: tests/games/test_own_side.py), winner and loser swapped.
+    game = (
+        Game.objects.filter(session=sessions[1], kind=TableKind.TWO)
+        .exclude(seats__player__user=organiser)
+        .order_by("round", "table")[0]
+    )
     before = game.results.get(state=ResultState.CONFIRMED).scores
     services.result_correct(
         game=game, actor=organiser, scores=[before[1], before[0]], reason="Scores swapped."

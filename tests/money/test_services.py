@@ -308,7 +308,7 @@ def test_a_jackpot_hand_upheld_by_a_judge_wins(people):
         claim=claim, actor=opponent.user, statement="Four threes and a nine is not 24"
     )
     scoring_services.dispute_rule(
-        dispute=dispute, actor=UserFactory(role="judges"), decision="agree"
+        dispute=dispute, actor=UserFactory(role="judges", club=club), decision="agree"
     )
     session_settle(session=session, actor=organiser)
     win = LedgerEntry.objects.get(kind=LedgerKind.JACKPOT_WIN)

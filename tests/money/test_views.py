@@ -17,7 +17,7 @@ pytestmark = pytest.mark.django_db
 
 def test_settle_refused_lists_blockers_then_settles_and_reopens(client, member, club):
     organiser = member("organiser")
-    confirmer = UserFactory(role="organisers")
+    confirmer = UserFactory(role="organisers", club=club)
     session = club_services.session_open(club=club, actor=organiser, date=dt.date(2026, 11, 26))
     club_services.checkin_create(session=session, actor=organiser, player=PlayerFactory(club=club))
     client.force_login(organiser)
@@ -41,7 +41,7 @@ def test_settle_refused_lists_blockers_then_settles_and_reopens(client, member, 
 
 def test_a_player_sees_their_own_money_and_not_anothers(client, member, club):
     organiser = member("organiser")
-    confirmer = UserFactory(role="organisers")
+    confirmer = UserFactory(role="organisers", club=club)
     session = run_session(club, organiser, confirmer, players=4, rounds=1)
     session_settle(session=session, actor=organiser)
     user = UserFactory(role="players")

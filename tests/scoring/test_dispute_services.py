@@ -22,7 +22,7 @@ from scoring.audit import ScoringVerb
 from scoring.models import ClaimKind, Dispute, DisputeState, Ruling
 from scoring.selectors import judges_queue, session_claims, session_open_disputes
 from tests.builders import Table, make_table
-from tests.factories import PlayerFactory, UserFactory
+from tests.factories import ClubFactory, PlayerFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -33,7 +33,7 @@ def table():
 
 
 def judge():
-    return UserFactory(role="judges")
+    return UserFactory(role="judges", club=ClubFactory(slug="officials"))
 
 
 def under_claim(table: Table):

@@ -21,13 +21,20 @@ import datetime as dt
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from axes.models import AccessAttempt
 from django import forms
 from django.test import Client
 from django.urls import reverse
 from hypothesis import strategies as st
 
 from club import services as club_services
-from club.forms import CheckInForm, HouseRulesForm, PlayerForm, SessionOpenForm
+from club.forms import (
+    CheckInForm,
+    HouseRulesForm,
+    PlayerForm,
+    SessionOpenForm,
+    SessionRedateForm,
+)
 from club.models import CheckIn, Club, Player, Session
 from games import services as game_services
 from games.forms import CorrectionForm, ResultForm, SwapForm
@@ -163,6 +170,23 @@ def session_open(w: World) -> Target:
     return Target(reverse("club:session_open"), w.organiser, fields, valid)
 
 
+def unplayed_session(w: World) -> Session:
+    """A session opened a week after the world's, with nobody drawn yet (one may move it)."""
+    return club_services.session_open(club=w.club, actor=w.organiser, date=dt.date(2026, 3, 12))
+
+
+def session_redate(w: World) -> Target:
+    session = unplayed_session(w)
+    fields = form_fields(SessionRedateForm(), w)
+    valid = [{"date": "2026-03-19"}]
+    return Target(reverse("club:session_redate", args=[session.pk]), w.organiser, fields, valid)
+
+
+def session_delete(w: World) -> Target:
+    session = unplayed_session(w)
+    return Target(reverse("club:session_delete", args=[session.pk]), w.organiser)
+
+
 def checkin_add(w: World) -> Target:
     fields = form_fields(CheckInForm(club=w.club), w)
     fields["name"] = st.one_of(
@@ -188,7 +212,13 @@ def checkin_action(action: str) -> Callable[[World], Target]:
 
 
 def round_draw(w: World) -> Target:
-    return Target(reverse("games:round_draw", args=[w.session.pk]), w.organiser)
+    """The draw button names the round it draws (round 1 is drawn: 1 is a no-op, 2 draws)."""
+    fields = Fields(
+        {"round_number": st.one_of(st.sampled_from(("1", "2", "3", "0", "")), HOSTILE)},
+        text=["round_number"],
+    )
+    url = reverse("games:round_draw", args=[w.session.pk])
+    return Target(url, w.organiser, fields, [{"round_number": "2"}, {}])
 
 
 def round_swap(w: World) -> Target:
@@ -319,13 +349,34 @@ def logout(w: World) -> Target:
     return Target(reverse("logout"), w.organiser)
 
 
+def lockout_lift(w: World) -> Target:
+    """A player's login locked out (ten failures from one address), lifted by an organiser."""
+    username = w.users[w.players[0].pk].get_username()
+    AccessAttempt.objects.create(
+        username=username,
+        ip_address="203.0.113.9",
+        user_agent="hostile",
+        failures_since_start=10,
+        get_data="",
+        post_data="",
+        http_accept="*/*",
+        path_info="/login/",
+    )
+    names = [username, w.outsider.display_name, w.organiser.get_username(), username.upper()]
+    fields = Fields({"username": st.one_of(st.sampled_from(names), HOSTILE)}, text=["username"])
+    return Target(reverse("web:lockout_lift"), w.organiser, fields, [{"username": username}])
+
+
 TARGETS: dict[str, Callable[[World], Target]] = {
     "login": login,
     "logout": logout,
+    "web:lockout_lift": lockout_lift,
     "club:rules_edit": rules_edit,
     "club:player_add": player_add,
     "club:player_edit": player_edit,
     "club:session_open": session_open,
+    "club:session_redate": session_redate,
+    "club:session_delete": session_delete,
     "web:checkin_add": checkin_add,
     "web:checkin_paid": checkin_action("paid"),
     "web:checkin_unpaid": checkin_action("unpaid"),

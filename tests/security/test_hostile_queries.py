@@ -69,6 +69,10 @@ QUERY_KEYS = st.one_of(
             "hand",
             "starter",
             "next",
+            "session",  # the ledger's filters
+            "kind",
+            "player",
+            "pot",
         )
     ),
     EXTRA_KEYS,

@@ -3,9 +3,10 @@
 Terms: the *first club* is `club` (also the anonymous visitors' club); a *stranger* is a member of
 `other_club`, so their current club is the other club. Every URL is built with the first club's
 objects by `url_for`, and what each role may do there is the one page table, PAGES, in
-tests/web/test_pages.py (its last column, "stranger", is another club's player). A *marker* is
-text only the first club's data carries: its name and its players' names, all "Zebulon Firstclub
-<pk>". A URL *names an object* when it has a parameter (a session, game, claim, player...); a
+tests/web/test_pages.py (its columns "stranger" and "b_organiser" are another club's player and
+organiser; "no_record" a login with no player record anywhere). A *marker* is text only the
+first club's data carries: its name and its players' names, all "Zebulon Firstclub <pk>". A
+URL *names an object* when it has a parameter (a session, game, claim, player...); a
 stranger's answer there must be the one a made-up id gets, so it never confirms the object exists.
 """
 
@@ -98,7 +99,7 @@ def first_club_state(club: Club) -> list:
 
 def test_the_table_has_a_stranger_column_and_post_only_actions_are_found():
     # Guards the helpers below: if either were wrong, the tests using them would test nothing.
-    assert COLUMNS[-1] == "stranger"
+    assert COLUMNS[4:] == ("stranger", "b_organiser", "no_record")
     assert "web:checkin_paid" in POST_ONLY and "scoring:dispute_rule" in POST_ONLY
     assert "web:session" not in POST_ONLY and "scoring:claim_new" not in POST_ONLY
     assert not set(POST_ONLY) & NOT_PAGES
@@ -148,7 +149,7 @@ def test_a_stranger_never_sees_or_changes_the_first_clubs_data(
 
 @pytest.mark.parametrize("published", [True, False], ids=["published", "private"])
 @pytest.mark.parametrize("name", POST_ONLY)
-@pytest.mark.parametrize("column", ["public", "stranger"])
+@pytest.mark.parametrize("column", ["public", "stranger", "b_organiser", "no_record"])
 def test_post_only_actions_refuse_anonymous_and_strangers(
     column, name, published, club, other_club, client, member, stranger
 ):
@@ -177,7 +178,8 @@ def test_club_wide_pages_show_each_member_their_own_club(
 ):
     """Both clubs played a session; each club's pages list its own players and nobody else's."""
     for each in (club, other_club):
-        run_session(each, UserFactory(role="organisers"), UserFactory(role="organisers"), players=4)
+        organisers = [UserFactory(role="organisers", club=each) for _ in range(2)]
+        run_session(each, *organisers, players=4)
     mark_players(club, FIRST)
     mark_players(other_club, OTHER)
     publish(club, published)

@@ -27,57 +27,68 @@ pytestmark = pytest.mark.django_db
 
 LOGIN = "login"  # anonymous users are sent here
 PUBLISHED = "published"  # 200 while the club publishes its standings, else 404
+PUBLISHED_OR_403 = "published-or-403"  # 200 while the club publishes its standings, else 403
 # Who asks: the four roles of this club (so `ROLES.index(role)` picks a column), then "stranger", a
 # player of another club on the same site (so that club is their current club) asking for URLs
 # built with this club's objects: a URL naming one of this club's objects is 404 for them, as if it
-# did not exist; a page that names none shows their own club.
-COLUMNS = (*ROLES, "stranger")
+# did not exist; a page that names none shows their own club. Then "b_organiser", an organiser of
+# that other club (every permission, only the club scoping refuses them), and "no_record", a login
+# in the organisers group linked to no player at all: roles are per club (club/auth.py), so it is
+# a logged-in visitor everywhere (issue 13: it used to be an organiser of the visitors' club).
+COLUMNS = (*ROLES, "stranger", "b_organiser", "no_record")
 # url name -> expected status for each of COLUMNS
 PAGES = {
-    "health": (200, 200, 200, 200, 200),
-    "home": (200, 200, 200, 200, 200),
-    "scoring:counter": (200, 200, 200, 200, 200),
-    "login": (200, 302, 302, 302, 302),
-    "club:rules": (200, 200, 200, 200, 200),
-    "club:rules_edit": (LOGIN, 403, 403, 200, 403),
-    "club:players": (LOGIN, 200, 200, 200, 200),
-    "club:player_add": (LOGIN, 403, 403, 200, 403),
-    "club:player_edit": (LOGIN, 403, 403, 200, 403),
-    "club:audit": (LOGIN, 403, 200, 200, 403),
+    "health": (200, 200, 200, 200, 200, 200, 200),
+    "home": (200, 200, 200, 200, 200, 200, 200),
+    "scoring:counter": (200, 200, 200, 200, 200, 200, 200),
+    "login": (200, 302, 302, 302, 302, 302, 302),
+    "club:rules": (200, 200, 200, 200, 200, 200, 200),
+    "club:rules_edit": (LOGIN, 403, 403, 200, 403, 200, 403),
+    "club:players": (LOGIN, 200, 200, 200, 200, 200, 403),
+    "club:player_add": (LOGIN, 403, 403, 200, 403, 200, 403),
+    "club:player_edit": (LOGIN, 403, 403, 200, 403, 404, 403),
+    "club:audit": (LOGIN, 403, 200, 200, 403, 200, 403),
     # Public only while the club's "standings public" rule is on.
-    "club:sessions": (PUBLISHED, 200, 200, 200, 200),
-    "standings:season": (PUBLISHED, 200, 200, 200, 200),
-    "standings:all_time": (PUBLISHED, 200, 200, 200, 200),
-    "standings:player": (PUBLISHED, 200, 200, 200, 404),
-    "club:session_open": (LOGIN, 403, 403, 200, 403),
-    "web:session": (PUBLISHED, 200, 200, 200, 404),
-    "web:session_export": (PUBLISHED, 200, 200, 200, 404),
+    "club:sessions": (PUBLISHED, 200, 200, 200, 200, 200, PUBLISHED_OR_403),
+    "standings:season": (PUBLISHED, 200, 200, 200, 200, 200, PUBLISHED_OR_403),
+    "standings:all_time": (PUBLISHED, 200, 200, 200, 200, 200, PUBLISHED_OR_403),
+    "standings:player": (PUBLISHED, 200, 200, 200, 404, 404, PUBLISHED_OR_403),
+    "club:session_open": (LOGIN, 403, 403, 200, 403, 200, 403),
+    # Move or delete a session nobody has played in (url_for's session has a game: refused, 200
+    # with the reason for the organiser).
+    "club:session_redate": (LOGIN, 403, 403, 200, 403, 404, 403),
+    "club:session_delete": (LOGIN, 403, 403, 405, 403, 405, 403),
+    "web:session": (PUBLISHED, 200, 200, 200, 404, 404, PUBLISHED_OR_403),
+    "web:session_export": (PUBLISHED, 200, 200, 200, 404, 404, PUBLISHED_OR_403),
+    # The club's login lock-outs (organisers); a stranger sees their own club's.
+    "web:lockouts": (LOGIN, 403, 403, 200, 403, 200, 403),
+    "web:lockout_lift": (LOGIN, 403, 403, 405, 403, 405, 403),
     # POST-only actions: a GET by someone allowed to post is 405 (the object is not looked up).
-    "web:checkin_add": (LOGIN, 403, 403, 405, 403),
-    "web:checkin_paid": (LOGIN, 403, 403, 405, 403),
-    "web:checkin_unpaid": (LOGIN, 403, 403, 405, 403),
-    "web:checkin_undo": (LOGIN, 403, 403, 405, 403),
-    "games:round_draw": (LOGIN, 403, 403, 405, 403),
-    "games:round": (LOGIN, 200, 200, 200, 404),
-    "games:round_print": (LOGIN, 200, 200, 200, 404),
-    "games:round_swap": (LOGIN, 403, 403, 405, 403),
-    "games:game": (LOGIN, 200, 200, 200, 404),
-    "games:result_enter": (LOGIN, 405, 405, 405, 405),
-    "games:result_confirm": (LOGIN, 405, 405, 405, 405),
-    "games:result_correct": (LOGIN, 403, 403, 405, 403),
-    "money:session_settle": (LOGIN, 403, 403, 405, 403),
-    "money:settlement": (LOGIN, 200, 200, 200, 404),
-    "money:session_reopen": (LOGIN, 403, 403, 405, 403),
-    "money:ledger": (LOGIN, 403, 403, 200, 403),
-    "money:player_money": (LOGIN, 403, 403, 200, 404),  # a player sees only their own
-    "scoring:claim_new": (LOGIN, 403, 403, 200, 404),  # players: only at their own table
-    "scoring:claim": (LOGIN, 200, 200, 200, 404),
-    "scoring:muggins": (LOGIN, 405, 405, 405, 405),
-    "scoring:dispute_open": (LOGIN, 405, 405, 405, 405),
-    "scoring:queue": (LOGIN, 403, 200, 200, 403),
-    "scoring:dispute_rule": (LOGIN, 403, 405, 405, 403),
-    "scoring:dispute_appeal": (LOGIN, 405, 405, 405, 405),
-    "scoring:session_report": (LOGIN, 403, 200, 200, 403),
+    "web:checkin_add": (LOGIN, 403, 403, 405, 403, 405, 403),
+    "web:checkin_paid": (LOGIN, 403, 403, 405, 403, 405, 403),
+    "web:checkin_unpaid": (LOGIN, 403, 403, 405, 403, 405, 403),
+    "web:checkin_undo": (LOGIN, 403, 403, 405, 403, 405, 403),
+    "games:round_draw": (LOGIN, 403, 403, 405, 403, 405, 403),
+    "games:round": (LOGIN, 200, 200, 200, 404, 404, 403),
+    "games:round_print": (LOGIN, 200, 200, 200, 404, 404, 403),
+    "games:round_swap": (LOGIN, 403, 403, 405, 403, 405, 403),
+    "games:game": (LOGIN, 200, 200, 200, 404, 404, 403),
+    "games:result_enter": (LOGIN, 405, 405, 405, 405, 405, 403),
+    "games:result_confirm": (LOGIN, 405, 405, 405, 405, 405, 403),
+    "games:result_correct": (LOGIN, 403, 403, 405, 403, 405, 403),
+    "money:session_settle": (LOGIN, 403, 403, 405, 403, 405, 403),
+    "money:settlement": (LOGIN, 200, 200, 200, 404, 404, 403),
+    "money:session_reopen": (LOGIN, 403, 403, 405, 403, 405, 403),
+    "money:ledger": (LOGIN, 403, 403, 200, 403, 200, 403),
+    "money:player_money": (LOGIN, 403, 403, 200, 404, 404, 403),  # a player sees only their own
+    "scoring:claim_new": (LOGIN, 403, 403, 200, 404, 404, 403),  # players: only at their own table
+    "scoring:claim": (LOGIN, 200, 200, 200, 404, 404, 403),
+    "scoring:muggins": (LOGIN, 405, 405, 405, 405, 405, 403),
+    "scoring:dispute_open": (LOGIN, 405, 405, 405, 405, 405, 403),
+    "scoring:queue": (LOGIN, 403, 200, 200, 403, 200, 403),
+    "scoring:dispute_rule": (LOGIN, 403, 405, 405, 403, 405, 403),
+    "scoring:dispute_appeal": (LOGIN, 405, 405, 405, 405, 405, 403),
+    "scoring:session_report": (LOGIN, 403, 200, 200, 403, 404, 403),
 }
 # Not pages: the logout action (POST only) and the admin, which Django guards itself.
 NOT_PAGES = {"logout"}
@@ -99,6 +110,7 @@ def named_urls(resolver=None, namespace=""):
 # Which object fills <pk> for each prefix of URL names; other parameters by their own name.
 PK_OBJECT = {
     "club:player": "player",
+    "club:session_": "session",
     "web:session": "session",
     "web:checkin": "session",
     "money:session": "session",
@@ -127,7 +139,7 @@ def url_for(name: str, club: Club) -> str:
     seat = SeatFactory(game=result.game, player=checkin.player)
     claim = services.claim_file(
         game=result.game,
-        actor=seat.player.user or UserFactory(role="organisers"),
+        actor=seat.player.user or UserFactory(role="organisers", club=club),
         kind="heels",
         claimant=seat.player,
         claimed_points=2,
@@ -192,6 +204,10 @@ def login_as(column: str, client, member, stranger):
     """`client`, logged in as `column` of COLUMNS describes (anonymous for "public")."""
     if column == "stranger":
         client.force_login(stranger("player"))
+    elif column == "b_organiser":
+        client.force_login(stranger("organiser"))
+    elif column == "no_record":
+        client.force_login(UserFactory(role="organisers"))
     elif column != "public":
         client.force_login(member(column))
     return client
@@ -200,6 +216,8 @@ def login_as(column: str, client, member, stranger):
 def assert_status(response, expected, published: bool) -> None:
     if expected == PUBLISHED:
         expected = 200 if published else 404
+    if expected == PUBLISHED_OR_403:
+        expected = 200 if published else 403
     if expected == LOGIN:
         assert response.status_code == 302
         assert response.url.startswith(reverse("login"))
@@ -266,11 +284,12 @@ ALL_NAV = [
     "Disputes",
     "Ledger",
     "Audit log",
+    "Lock-outs",
 ]
 NAV = {
     "public": ["Home", "Standings", "Sessions", "Hand counter", "House rules"],
     "player": ["Home", "Standings", "Sessions", "Hand counter", "House rules", "Players"],
-    "judge": [label for label in ALL_NAV if label != "Ledger"],
+    "judge": [label for label in ALL_NAV if label not in ("Ledger", "Lock-outs")],
     "organiser": ALL_NAV,
 }
 
@@ -352,7 +371,7 @@ def test_organiser_adds_a_player_and_a_duplicate_name_is_a_field_error(client_fo
 def test_unknown_login_is_a_field_error(client_for):
     client = client_for("organiser")
     response = client.post("/club/players/add/", {"display_name": "Lou", "login": "nobody"})
-    assert "no account called 'nobody'" in response.context["form"].errors["login"][0]
+    assert "No login by that name can be linked here" in response.context["form"].errors["login"][0]
 
 
 def test_an_organiser_cannot_reach_another_clubs_player(client_for):

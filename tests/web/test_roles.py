@@ -4,7 +4,7 @@ docs/design.md's role table implies; an organiser may do everything a judge or a
 import pytest
 from django.contrib.auth.models import Group
 
-from tests.factories import UserFactory
+from tests.factories import ClubFactory, UserFactory
 from web.roles import role_permissions, user_role
 
 pytestmark = pytest.mark.django_db
@@ -38,12 +38,23 @@ def test_roles_nest_organiser_over_judge_over_player():
 )
 def test_role_permissions(perm, player, judge, organiser):
     for group, expected in (("players", player), ("judges", judge), ("organisers", organiser)):
-        assert UserFactory(role=group).has_perm(perm) is expected, (group, perm)
+        member = UserFactory(role=group, club=ClubFactory())
+        assert member.has_perm(perm) is expected, (group, perm)
 
 
 def test_header_role_is_the_highest_group():
-    assert user_role(UserFactory(role="players")) == "player"
-    both = UserFactory(role="players")
+    club = ClubFactory()
+    assert user_role(UserFactory(role="players", club=club)) == "player"
+    both = UserFactory(role="players", club=club)
     both.groups.add(Group.objects.get(name="organisers"))
     assert user_role(both) == "organiser"
     assert user_role(UserFactory()) == ""
+
+
+def test_a_login_with_no_player_record_has_no_role_anywhere():
+    """Roles are per club (docs/design.md "People"): the organisers group alone, with no player
+    record, gives no permission and no role in the header (issue 13, defect 1)."""
+    loose = UserFactory(role="organisers")
+    assert user_role(loose) == ""
+    assert not loose.has_perm("club.change_club")
+    assert loose.get_all_permissions() == set()

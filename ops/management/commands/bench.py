@@ -3,23 +3,30 @@
 Sections: `history` (how long `seed_history` took to build each history), `pages` (six pages'
 query counts and render times on 1 and on 10 years of history, ops.benchmarks),
 `standings_throughput` (gunicorn, season standings against the trivial health view),
+`sqlite_writes` (gunicorn on a SQLite file with the demo club, phones checking players in and
+posting results at once: writes per second and errors, ops.sqlite_writes),
 `hand_counter` (the counter page rendered through Django's test client, in-process, warm: median
 and 95th-percentile milliseconds per request), `engine` (the scoring engine's own figures,
 `scoring.engine.bench`) and `targets` (each target and whether it holds). Timings are wall-clock
 on this machine and noisy: compare figures from one run with each other, not across runs.
 
 `--quick` is a smoke run (small samples, no history); `--pages` is the child run that times the
-pages against the database it is pointed at (the parent starts it once per history).
+pages against the database it is pointed at (the parent starts it once per history);
+`--writes-setup=N` is the child run that migrates the database it is pointed at, loads the demo club
+(`--no-season`: without its past season), collects the static files if they are older than their
+sources and opens today's session for N writing clients, printing what they need as JSON.
 """
 
 import argparse
+import io
 import json
 import time
 
+from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 from django.test import Client
 
-from ops import benchmarks
+from ops import benchmarks, sqlite_writes
 from scoring.engine.bench import run_benchmarks
 
 COUNTER_HANDS = [
@@ -69,12 +76,27 @@ class Command(BaseCommand):
             "--pages", action="store_true", help="(child run) time the pages of this database"
         )
         parser.add_argument("--slug", default="history", help=argparse.SUPPRESS)
+        parser.add_argument(
+            "--writes-setup",
+            type=int,
+            metavar="CLIENTS",
+            help="(child run) prepare this database for the sqlite_writes bench",
+        )
+        parser.add_argument("--no-season", action="store_true", help=argparse.SUPPRESS)
 
     def handle(self, *args, quick: bool, **options):
         if options["pages"]:
             self.stdout.write(
                 json.dumps(benchmarks.time_pages(options["slug"], options["renders"]))
             )
+            return
+        if options["writes_setup"]:
+            quiet = {"verbosity": 0, "stdout": io.StringIO()}
+            call_command("migrate", interactive=False, **quiet)
+            if not sqlite_writes.static_files_current():
+                call_command("collectstatic", interactive=False, **quiet)
+            call_command("load_demo", season=not options["no_season"], **quiet)
+            self.stdout.write(json.dumps(sqlite_writes.prepare(options["writes_setup"])))
             return
         small, large = options["years"]
         if not 1 <= small < large <= 50:
@@ -90,6 +112,7 @@ class Command(BaseCommand):
                     renders=options["renders"],
                 )
             )
+            report["sqlite_writes"] = sqlite_writes.sqlite_writes()
         self.stderr.write("timing the hand counter and the engine ...")
         report["hand_counter"] = time_counter(requests)
         report["engine"] = run_benchmarks(hands=hands, play_phases=phases)
@@ -114,5 +137,7 @@ def targets(report: dict) -> dict:
         held["standings_throughput_at_least_a_third"] = report["standings_throughput"][
             "meets_target"
         ]
+    if "sqlite_writes" in report:
+        held["sqlite_writes_errors_0"] = report["sqlite_writes"]["errors"] == 0
     held["all"] = all(held.values())
     return held

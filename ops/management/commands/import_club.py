@@ -1,8 +1,14 @@
-"""`manage.py import_club FILE`: restore a club from a document written by `export_club` into an
-empty database (migrated, no club rows, no logins the file has), in one transaction.
+"""`manage.py import_club FILE [--with-staff]`: restore a club from a document written by
+`export_club` into an empty database (migrated, no club rows, no logins the file has), in one
+transaction.
 
-A missing or unreadable file, a file that is not a club backup of this version, or a database
-that is not empty: a message on stderr, exit 2, and nothing imported.
+Every row is checked against the rules the site keeps before anything is written
+(ops.backup_checks): an edited file is refused, naming its first broken row. A missing or
+unreadable file, a file that is not a club backup of this version, a row that breaks a rule, or
+a database that is not empty: a message on stderr, exit 2, and nothing imported.
+
+The file's logins come without their staff and superuser flags unless `--with-staff` is given
+(for a file you trust, such as your own export); the output names the logins concerned.
 """
 
 import sys
@@ -18,8 +24,14 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("file", help="the backup file; '-' reads stdin")
+        parser.add_argument(
+            "--with-staff",
+            action="store_true",
+            help="keep the staff and superuser flags of the file's logins (only for a file you "
+            "trust: without it, no login of the file can reach the admin)",
+        )
 
-    def handle(self, *args, file: str, **options):
+    def handle(self, *args, file: str, with_staff: bool, **options):
         try:
             text = sys.stdin.read() if file == "-" else Path(file).read_text(encoding="utf-8")
         except FileNotFoundError:
@@ -31,10 +43,11 @@ class Command(BaseCommand):
                 f"Cannot read {file}: {error.strerror or error}.", returncode=2
             ) from None
         try:
-            club, counts, created_groups = restore_club(read_document(text))
+            restored = restore_club(read_document(text), with_staff=with_staff)
         except BackupError as error:
             source = "stdin" if file == "-" else file
             raise CommandError(f"{source}: {error} Nothing was imported.", returncode=2) from None
+        club, counts = restored.club, restored.counts
         self.stdout.write(
             self.style.SUCCESS(
                 f"Restored the club {club.name} ({club.slug}): "
@@ -42,8 +55,14 @@ class Command(BaseCommand):
                 f"{counts['auth.user']} logins, {sum(counts.values())} rows in all."
             )
         )
-        if created_groups:
+        if restored.created_groups:
             self.stdout.write(
-                f"Created the groups {', '.join(created_groups)}, which this database lacked, "
-                "without permissions: give them their permissions in the admin."
+                f"Created the groups {', '.join(restored.created_groups)}, which this database "
+                "lacked, without permissions: give them their permissions in the admin."
+            )
+        if restored.demoted:
+            self.stdout.write(
+                f"Left out the staff and superuser flags of {', '.join(restored.demoted)}: a "
+                "backup makes no site administrator. Import with --with-staff to keep them "
+                "(a file you trust), or make one with manage.py createsuperuser."
             )

@@ -1,0 +1,36 @@
+"""An organiser fixes one player's nickname in the browser and nothing else of the player
+changes (issue 13, defect 16: the edit page opened empty, so saving blanked the name, unlinked
+the login and marked the player inactive)."""
+
+import pytest
+from django.core.management import call_command
+from playwright.sync_api import expect
+
+from club.models import Player
+from tests.browser.test_foundation import log_in
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def demo(transactional_db):
+    call_command("load_demo", verbosity=0, season=False)
+
+
+def test_editing_the_nickname_keeps_every_other_field(page, live_server, demo, screenshot):
+    player = Player.objects.select_related("user").get(user__username="player")
+    before = (player.display_name, player.user_id, player.active, player.joined)
+    log_in(page, live_server.url, "organiser")
+    expect(page.get_by_test_id("role")).to_have_text("organiser")
+
+    page.goto(f"{live_server.url}/club/players/{player.pk}/edit/")
+    expect(page.locator("#id_display_name")).to_have_value(player.display_name)
+    expect(page.locator("#id_login")).to_have_value("player")
+    screenshot(page, "player-edit-phone")
+    page.get_by_label("Nickname").fill("The Peg")
+    page.get_by_role("button", name="Save").click()
+    expect(page.get_by_role("status")).to_contain_text("saved")
+
+    player.refresh_from_db()
+    assert player.nickname == "The Peg"
+    assert (player.display_name, player.user_id, player.active, player.joined) == before

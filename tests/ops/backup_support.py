@@ -1,0 +1,106 @@
+"""What the backup tests share (tests/ops/test_backup.py, tests/ops/test_backup_checks.py).
+
+Terms: an *empty database* is one the test made by `flush` (every table emptied, as a new site's
+database) followed by `sync_roles` (the role groups that the data migrations make); `cli` runs a
+command as `manage.py` does (exit code, stdout, stderr) inside the test's transaction; the
+*history* is the demo club with a short season and more (`build_history`).
+"""
+
+import datetime as dt
+import io
+import re
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group, Permission
+from django.contrib.contenttypes.models import ContentType
+from django.core.management import call_command, load_command_class
+from django.db import connection, connections
+
+from club.audit import ClubVerb, audit_record
+from club.models import AuditEntry, Club
+from club.services import session_open
+from money.models import LedgerEntry
+from money.services import session_reopen, session_settle
+from ops import backup
+from ops.demo import build_demo_season
+from scoring.models import Dispute, RulingDecision
+from scoring.services import dispute_appeal, dispute_rule
+from tests.factories import ClubFactory, PlayerFactory, UserFactory
+from web.roles import sync_roles
+
+SLUG = "thursday-peggers"
+TODAY = dt.date(2026, 3, 20)
+User = get_user_model()
+
+
+def cli(monkeypatch, capsys, *argv: str) -> tuple[int, str, str]:
+    """Run `manage.py <argv>` in-process: (exit code, stdout, stderr)."""
+    # run_from_argv closes every connection when done; the test's transaction must outlive it.
+    monkeypatch.setattr(connections, "close_all", lambda: None)
+    capsys.readouterr()
+    command = load_command_class("ops", argv[0])
+    try:
+        command.run_from_argv(["manage.py", *argv])
+        code = 0
+    except SystemExit as stop:
+        code = stop.code
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def empty_the_database() -> None:
+    # PostgreSQL will not truncate tables with deferred checks pending in this transaction.
+    connection.check_constraints()
+    call_command("flush", interactive=False, verbosity=0)
+    # The flush numbered the content types afresh: forget the ids this process has cached.
+    ContentType.objects.clear_cache()
+    sync_roles()
+    assert not Club.objects.exists() and not User.objects.exists()
+    assert not AuditEntry.objects.exists() and not LedgerEntry.objects.exists()
+
+
+def export_text(slug: str = SLUG) -> str:
+    out = io.StringIO()
+    call_command("export_club", slug, stdout=out)
+    return out.getvalue()
+
+
+def without_export_time(text: str) -> str:
+    return re.sub(r'^"exported_at": .*$', "", text, count=1, flags=re.MULTILINE)
+
+
+def row_counts() -> dict[str, int]:
+    """Rows per backed-up model, logins and groups: what an import may write."""
+    models = [*backup.backed_up_models(), User, Group, User.groups.through]
+    return {model._meta.label_lower: model._base_manager.count() for model in models}
+
+
+def build_history() -> Club:
+    """The demo club with a short season, then a reopened and resettled session with an appeal
+    ruled finally by the second judge, a login with an extra permission and group who is staff,
+    and a second club and a login the backup must leave out."""
+    call_command("load_demo", season=False, stdout=io.StringIO())
+    club = Club.objects.get(slug=SLUG)
+    assert build_demo_season(club=club, seed=11, today=TODAY, sessions=3) == 3
+    organiser, judge2 = User.objects.get(username="organiser"), User.objects.get(username="judge2")
+    dispute = Dispute.objects.get(claim__game__session__club=club)
+    session = dispute.claim.game.session
+    session_reopen(session=session, actor=organiser, reason="The appeal was lodged in time.")
+    dispute_appeal(
+        dispute=dispute, actor=dispute.opened_by.user, statement="The first judge misread it."
+    )
+    dispute_rule(dispute=dispute, actor=judge2, decision=RulingDecision.AGREE)
+    session_settle(session=session, actor=organiser)
+
+    player = User.objects.get(username="player")
+    player.groups.add(Group.objects.create(name="treasurers"))
+    player.user_permissions.add(Permission.objects.get(codename="view_ledgerentry"))
+    player.is_staff, player.email = True, "pat@example.org"
+    player.save()
+
+    other = ClubFactory(name="Other Club", slug="other-club")
+    outsider = UserFactory(username="outsider")
+    PlayerFactory(club=other, user=outsider, display_name="Otto Outsider")
+    session_open(club=other, actor=outsider, date=TODAY)
+    audit_record(actor=None, action=ClubVerb.CLUB_CREATED, obj=other, club=other)
+    return club

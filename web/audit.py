@@ -1,0 +1,10 @@
+"""The web app's audit verbs: what an organiser does about logins (see `club.verbs`)."""
+
+from django.db import models
+
+from club.verbs import register_verbs
+
+
+@register_verbs
+class WebVerb(models.TextChoices):
+    LOCKOUT_LIFTED = "login.lockout_lifted", "Login lock-out lifted"

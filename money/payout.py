@@ -16,6 +16,10 @@ Terms:
 - paid places (k): how many places are paid, given by the caller (normally `Club.paid_places`).
   All money collected is awarded, so k is at least 1 (0 is read as 1, and the steps say so).
   k is never more than the number of players, nor than the length of a custom weight list.
+  No paid place is paid nothing and each is paid more whole coins than the next (places the
+  weights tie may be paid the same): while the split would break that, k shrinks by one, and
+  the steps say why ("40 players: 8 places paid; the pot cannot pay 10 places distinct whole
+  coins"). Only an empty pot cannot keep it; it pays 1 place, 0¢. That rule lives in `_fit`.
 - weights: how the pot is split among places 1..k: "linear" (k, k-1, ..., 1), "equal" (1 each),
   or a custom list of non-increasing positive whole numbers (its first k).
 - place amounts: what each paid place is worth before ties are pooled. The pot's whole coins are
@@ -157,6 +161,62 @@ def payout_weights(weights: str | Sequence[int], places: int) -> tuple[int, ...]
     return _check_weight_list(weights)[:places]
 
 
+def _broken(split: _Split, weights: Sequence[int]) -> str | None:
+    """Why `split` breaks the rule that no paid place is paid nothing and each is paid more than
+    the next, or None when it keeps it. Compared in whole coins (the odd cents are place 1's
+    extra). Places of equal weight (the club's "equal", or a list such as 50,30,30,20) may be
+    paid the same: the club's weights tie them, and the leftover coins never make a later place
+    worth more than an earlier one.
+    """
+    if not sum(split.amounts_cents):
+        return "the pot is empty"
+    coins = [down + more for down, more in zip(split.rounded_down, split.leftover, strict=True)]
+    if len(coins) > 1 and not coins[-1]:  # the last place is the least paid
+        return f"place {len(coins)} would get 0¢"
+    for place in range(2, len(coins) + 1):
+        here, above = coins[place - 1], coins[place - 2]
+        if weights[place - 2] > weights[place - 1] and not above > here:
+            return f"places {place - 1} and {place} would get {_count(here, 'coin')} each"
+    return None
+
+
+def _fit(
+    *, pot_cents: int, coin_cents: int, weights: str | Sequence[int], places: int
+) -> tuple[int, tuple[int, ...], _Split, str]:
+    """The paid places (docs/design.md, "The pot and payouts"): start from `places`, and while the
+    split would pay a place nothing, or not more than the next, pay one place fewer (down to 1,
+    which an empty pot alone cannot keep). Returns the places, their weights, the split and the
+    sentence for the sheet when places were dropped ("" when none were).
+    """
+    tried = places
+    place_weights = payout_weights(weights, places)
+    split = _split(total_cents=pot_cents, coin_cents=coin_cents, weights=place_weights)
+    why = first_why = _broken(split, place_weights)
+    while why is not None and places > 1:
+        places -= 1
+        place_weights = payout_weights(weights, places)
+        split = _split(total_cents=pot_cents, coin_cents=coin_cents, weights=place_weights)
+        why = _broken(split, place_weights)
+    if places == tried:
+        return places, place_weights, split, ""
+    paid = f"{_count(places, 'place')} paid"
+    if not pot_cents:
+        return places, place_weights, split, f"{paid}; the pot is empty"
+    tried_weights = payout_weights(weights, tried)
+    if len(set(tried_weights)) == len(tried_weights):
+        kind = "distinct whole coins"
+    elif len(set(tried_weights)) == 1:
+        kind = "a whole coin each"
+    else:
+        kind = "whole coins that fall with their weights"
+    return (
+        places,
+        place_weights,
+        split,
+        f"{paid}; the pot cannot pay {tried} places {kind} (paying {tried}, {first_why})",
+    )
+
+
 def plan_payouts(
     *,
     pot_cents: int,
@@ -192,9 +252,14 @@ def plan_payouts(
         places = len(custom)
         line += f", capped at {places} (the place weights name {_count(places, 'place')})"
     steps.append(line)
-    place_weights = payout_weights(weights if custom is None else custom, places)
-
-    split = _split(total_cents=pot_cents, coin_cents=coin_cents, weights=place_weights)
+    places, place_weights, split, shrunk = _fit(
+        pot_cents=pot_cents,
+        coin_cents=coin_cents,
+        weights=weights if custom is None else custom,
+        places=places,
+    )
+    if shrunk:
+        steps.append(f"{_count(count, 'player')}: {shrunk}")
     word = weights.strip().lower() if isinstance(weights, str) else ""
     steps.extend(_split_steps(split, coin_cents=coin_cents, weights=place_weights, word=word))
     place_amounts = split.amounts_cents

@@ -258,3 +258,23 @@ def test_the_payout_sheet_says_why_fewer_places_are_paid(client, member, club) -
     page = client.get(f"/club/sessions/{session.pk}/settlement/")
     assert page.status_code == 200
     assert sentence in page.content.decode()
+
+
+def test_the_payout_table_in_the_docs_is_the_rule():
+    """docs/payouts.md tells a club what the pot pays for 4..60 players under the default rules
+    (DESIGN.md "The pot and payouts"): every row is what settling pays."""
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "payouts.md").read_text("utf-8")
+    rows = [line.split(" | ") for line in text.splitlines() if line.count(" | ") == 3]
+    rows = rows[1:]  # the header
+    assert [int(row[0]) for row in rows] == list(range(4, 61))
+    for players, pot, places, amounts in rows:
+        count = int(players)
+        plan = default_plan(count)
+        house = DEFAULT.paid_places(count)
+        shown = f"{plan.paid_places}" + (f" ({house})" if plan.paid_places != house else "")
+        assert pot == f"${count * DEFAULT.entry_fee_cents / 100:.2f}"
+        assert places == shown, players
+        paid = sorted((p.amount_cents for p in plan.payouts if p.amount_cents), reverse=True)
+        assert amounts == ", ".join(str(cents) for cents in paid), players

@@ -3,6 +3,7 @@
 import django_filters
 
 from club.models import AuditEntry, Player, Session
+from club.seasons import in_season, season_label, seasons_of
 from club.verbs import verb_choices
 
 
@@ -25,7 +26,7 @@ class AuditFilter(django_filters.FilterSet):
 
 
 class SessionFilter(django_filters.FilterSet):
-    """Sessions by season (a calendar year)."""
+    """Sessions by the club's season (club.seasons: named and bounded as the standings do)."""
 
     season = django_filters.ChoiceFilter(label="Season", method="filter_season", empty_label="All")
 
@@ -33,10 +34,13 @@ class SessionFilter(django_filters.FilterSet):
         model = Session
         fields = ["season"]
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, club, **kwargs):
         super().__init__(*args, **kwargs)
-        years = sorted({date.year for date in self.queryset.values_list("date", flat=True)})
-        self.filters["season"].extra["choices"] = [(str(y), str(y)) for y in reversed(years)]
+        self.club = club
+        seasons = seasons_of(club, self.queryset.dates("date", "day"))
+        self.filters["season"].extra["choices"] = [
+            (str(season), season_label(club, season)) for season in seasons
+        ]
 
     def filter_season(self, queryset, name, value):
-        return queryset.filter(date__year=int(value))
+        return queryset.filter(in_season(self.club, int(value)))

@@ -497,7 +497,8 @@ class Session(models.Model):
 
     @property
     def season(self) -> int:
-        return self.date.year
+        """The club's season the session is in (club.seasons), not its calendar year."""
+        return self.club.season_of(self.date)
 
     def clean(self) -> None:
         if self.date is not None:

@@ -142,6 +142,9 @@ class SessionListView(PublicReadMixin, ClubMixin, SingleTableMixin, FilterView):
     def get_queryset(self):
         return club_sessions(self.club)
 
+    def get_filterset_kwargs(self, filterset_class):
+        return {**super().get_filterset_kwargs(filterset_class), "club": self.club}
+
     def get_table_kwargs(self):
         # Money collected is for the organisers; the public list shows the mornings only.
         if self.request.user.has_perm("club.view_checkin"):

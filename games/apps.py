@@ -16,7 +16,12 @@ class GamesConfig(AppConfig):
             "games.add_result",
             "games.confirm_result",
         ),
-        ORGANISERS: ("games.add_round", "games.change_round", "games.correct_result"),
+        ORGANISERS: (
+            "games.add_round",
+            "games.change_round",
+            "games.delete_round",  # withdraw a round drawn by mistake
+            "games.correct_result",
+        ),
     }
 
     def ready(self) -> None:

@@ -1,4 +1,5 @@
-"""Forms of the games app: side scores of a game, a correction's reason, a seat swap, the draw.
+"""Forms of the games app: side scores of a game, a correction's reason, a seat swap, the draw,
+withdrawing a round.
 
 The forms that save something carry a one-time token (club.web.OneTimeFormMixin), so a double
 post saves once; the draw names the round it draws instead.
@@ -64,3 +65,8 @@ class DrawForm(forms.Form):
     round_number = forms.IntegerField(
         required=False, min_value=1, max_value=99, widget=forms.HiddenInput
     )
+
+
+class WithdrawForm(OneTimeFormMixin, forms.Form):
+    """The confirm step of withdrawing a round: no field but the one-time token, so a second
+    press withdraws nothing (not the round drawn again in its place)."""

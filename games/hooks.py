@@ -1,4 +1,5 @@
-"""Places on the games app's pages that apps above it fill: the game page's panels.
+"""Where the games app asks the apps above it: the game page's panels, and what of theirs
+holds a round as drawn.
 
 Terms:
 - panel: a section of the game page that belongs to another app (scoring lists the table's
@@ -6,6 +7,11 @@ Terms:
   template and a function `(request, game) -> dict | None` giving the template's `panel`
   context (None: nothing to show to this user). The games app names no app above it; the game
   page shows whatever panels are registered, in registration order.
+- round guard: a function `(round) -> str | None` an app above registers with
+  `register_round_guard`; it names what of that app is attached to the round's tables ("A claim
+  is filed at table 2 of round 1"), or None. While any guard answers, the round's seats are
+  not swapped and the round is not withdrawn (DESIGN.md "A Thursday, step by step", item 3):
+  scoring's claims name their parties by the seats they were filed under.
 """
 
 from __future__ import annotations
@@ -16,7 +22,7 @@ from typing import Any
 
 from django.http import HttpRequest
 
-from games.models import Game
+from games.models import Game, Round
 
 PanelContext = Callable[[HttpRequest, Game], dict[str, Any] | None]
 
@@ -53,3 +59,19 @@ def game_panels(request: HttpRequest, game: Game) -> list[RenderedPanel]:
         if data is not None:
             panels.append(RenderedPanel(panel.name, panel.template_name, data))
     return panels
+
+
+RoundGuard = Callable[[Round], str | None]
+
+_ROUND_GUARDS: dict[str, RoundGuard] = {}
+
+
+def register_round_guard(*, name: str, guard: RoundGuard) -> None:
+    """Add what of an app holds a round as drawn (registering a name again replaces it)."""
+    _ROUND_GUARDS[name] = guard
+
+
+def round_holds(round_: Round) -> list[str]:
+    """What the apps above attach to `round_`'s tables, one sentence each (empty: nothing).
+    Called inside the changing service's transaction, after its locks."""
+    return [hold for guard in _ROUND_GUARDS.values() if (hold := guard(round_))]

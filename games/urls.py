@@ -11,6 +11,13 @@ urlpatterns = [
     path("rounds/<int:pk>/", views.RoundView.as_view(), name="round"),
     path("rounds/<int:pk>/print/", views.RoundPrintView.as_view(), name="round_print"),
     path("rounds/<int:pk>/swap/", views.RoundSwapView.as_view(), name="round_swap"),
+    # Keyed by the session and the round's number: a second press after the round is gone
+    # still finds the session to go back to.
+    path(
+        "sessions/<int:pk>/rounds/<int:number>/withdraw/",
+        views.RoundWithdrawView.as_view(),
+        name="round_withdraw",
+    ),
     path("<int:pk>/", views.GameView.as_view(), name="game"),
     path("<int:pk>/result/", views.ResultEnterView.as_view(), name="result_enter"),
     path(

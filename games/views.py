@@ -1,6 +1,6 @@
 """Views of the games app: draw a round, the round page and its printable seating chart, swap
-seats, and the game page where results are entered, confirmed and corrected (apps above add
-their panels to the game page through `games.hooks`).
+seats, withdraw a round drawn by mistake, and the game page where results are entered,
+confirmed and corrected (apps above add their panels to the game page through `games.hooks`).
 
 Views stay thin: check a permission, validate a form, call one service, add a message, redirect.
 A form that fails renders its page again with the errors (status 400). A form posted twice saves
@@ -19,9 +19,9 @@ from django.views.generic import View
 
 from club.models import Player, Session
 from club.submissions import AlreadySaved
-from club.web import ClubMixin, PageMixin, add_service_errors
+from club.web import ClubMixin, PageMixin, SessionMixin, add_service_errors
 from games import services
-from games.forms import CorrectionForm, DrawForm, ResultForm, SwapForm
+from games.forms import CorrectionForm, DrawForm, ResultForm, SwapForm, WithdrawForm
 from games.hooks import game_panels
 from games.models import Game, Result, ResultState, Round
 from games.selectors import game_history
@@ -80,17 +80,26 @@ class RoundMixin(PermissionRequiredMixin, ClubMixin):
 
     def page_context(self, **overrides) -> dict:
         round_ = self.get_round()
+        user = self.request.user
         games = round_.games.prefetch_related("seats__player")
-        can_swap = (
-            self.request.user.has_perm("games.change_round")
-            and round_.session.is_open
-            and not Result.objects.filter(game__round=round_).exists()
+        open_ = round_.session.is_open
+        # Why the organiser cannot swap or withdraw any more (a result, a claim, a later round).
+        swap_refusal = (
+            services.swap_refusal(round_) if open_ and user.has_perm("games.change_round") else None
+        )
+        can_swap = open_ and user.has_perm("games.change_round") and swap_refusal is None
+        can_withdraw = (
+            open_
+            and user.has_perm(services.WITHDRAW_PERMISSION)
+            and services.withdraw_refusal(round_) is None
         )
         context = {
             "round": round_,
             "session": round_.session,
             "games": games,
             "can_swap": can_swap,
+            "swap_refusal": swap_refusal,
+            "can_withdraw": can_withdraw,
         }
         if can_swap:
             context["swap_form"] = SwapForm(round_=round_, seated=self.seated())
@@ -136,6 +145,62 @@ class RoundSwapView(RoundMixin, View):
                 return redirect("games:round", pk=round_.pk)
         context = self.page_context(swap_form=form)
         return render(request, "games/round.html", context, status=400)
+
+
+class RoundWithdrawView(PermissionRequiredMixin, SessionMixin, View):
+    """Withdraw a round drawn by mistake: the page says what goes and asks to confirm (GET);
+    the confirm button posts. Pressed twice, it withdraws once (the form's one-time token), and
+    never the round drawn again in the withdrawn one's place."""
+
+    permission_required = services.WITHDRAW_PERMISSION
+    template_name = "games/round_withdraw.html"
+
+    def render_page(self, round_: Round, form: WithdrawForm, status: int = 200):
+        session = self.get_session()
+        refusal = (
+            services.withdraw_refusal(round_)
+            if session.is_open
+            else "The session is settled: an organiser reopens it first."
+        )
+        context = {
+            "round": round_,
+            "session": session,
+            "games": round_.games.prefetch_related("seats__player"),
+            "refusal": refusal,
+            "form": form,
+        }
+        return render(self.request, self.template_name, context, status=status)
+
+    def get(self, request, pk, number):
+        round_ = get_object_or_404(Round, session=self.get_session(), number=number)
+        return self.render_page(round_, WithdrawForm())
+
+    def post(self, request, pk, number):
+        session = self.get_session()
+        back = reverse("web:session", args=[session.pk]) + "#rounds"
+        round_ = session.rounds.filter(number=number).first()
+        if round_ is None:
+            messages.info(request, f"Round {number} is not drawn (withdrawn already?).")
+            return redirect(back)
+        form = WithdrawForm(request.POST)
+        if form.is_valid():
+            try:
+                services.round_withdraw(
+                    round_=round_, actor=request.user, token=form.submission_token()
+                )
+            except AlreadySaved as done:
+                messages.info(request, done.message)
+                return redirect(back)
+            except ValidationError as error:
+                add_service_errors(form, error)
+            else:
+                messages.success(
+                    request,
+                    f"Round {number} withdrawn; the audit log keeps its seed ({round_.seed}) "
+                    "and tables. Draw it again when everyone is checked in.",
+                )
+                return redirect(back)
+        return self.render_page(round_, form, status=400)
 
 
 class GameMixin(PageMixin, PermissionRequiredMixin, ClubMixin):

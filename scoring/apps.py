@@ -19,8 +19,9 @@ class ScoringConfig(AppConfig):
     }
 
     def ready(self) -> None:
-        from games.hooks import register_game_panel
+        from games.hooks import register_game_panel, register_round_guard
         from scoring import audit  # noqa: F401 - registers the scoring app's audit verbs
+        from scoring.guards import claims_hold_round
         from scoring.views import game_claims_panel
 
         register_game_panel(
@@ -28,3 +29,4 @@ class ScoringConfig(AppConfig):
             template_name="scoring/includes/game_claims.html",
             context=game_claims_panel,
         )
+        register_round_guard(name="claims", guard=claims_hold_round)

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from django.db.models import Count, F, QuerySet, Sum
 
 from club.models import Player, Session
+from club.seasons import in_season, seasons_of
 from games.models import ResultLine, ResultState, SessionTotal
 from games.ranking import rank
 from games.totals import streak
@@ -54,26 +55,23 @@ class SeasonStanding:
         return self.won / self.played if self.played else 0.0
 
 
-def confirmed_lines(club, first=None, until=None) -> QuerySet[ResultLine]:
-    """Confirmed result lines of a club's games, optionally within [first, until) by date."""
+def confirmed_lines(club, season: int | None = None) -> QuerySet[ResultLine]:
+    """Confirmed result lines of a club's games, optionally of one season (club.seasons)."""
     lines = ResultLine.objects.filter(
         result__state=ResultState.CONFIRMED, result__game__session__club=club
     )
-    if first is not None:
-        lines = lines.filter(result__game__session__date__gte=first)
-    if until is not None:
-        lines = lines.filter(result__game__session__date__lt=until)
+    if season is not None:
+        lines = lines.filter(in_season(club, season, "result__game__session__date"))
     return lines
 
 
-def player_session_rows(club, first=None, until=None) -> list[dict]:
+def player_session_rows(club, season: int | None = None) -> list[dict]:
     """One row per (player, session) from the kept totals (games.totals), by player and date:
-    player_id, session_id, date, points, played, won, spread, skunks_given, skunks_taken."""
+    player_id, session_id, date, points, played, won, spread, skunks_given, skunks_taken.
+    All sessions, or one season's (club.seasons)."""
     totals = SessionTotal.objects.filter(club=club)
-    if first is not None:
-        totals = totals.filter(date__gte=first)
-    if until is not None:
-        totals = totals.filter(date__lt=until)
+    if season is not None:
+        totals = totals.filter(in_season(club, season))
     return list(
         totals.order_by("player_id", "date").values(
             "player_id",
@@ -138,25 +136,24 @@ def _line(rows: list[dict], best: int | None) -> dict:
     }
 
 
-def _winnings(club, first=None, until=None) -> QuerySet[LedgerEntry]:
-    """The ledger rows of money won (payouts and side-pot wins of current settlements)."""
+def _winnings(club, season: int | None = None) -> QuerySet[LedgerEntry]:
+    """The ledger rows of money won (payouts and side-pot wins of current settlements), of
+    every session or of one season."""
     rows = LedgerEntry.objects.filter(
         club=club, settlement__state=SettlementState.CURRENT, kind__in=WINNINGS
     )
-    if first is not None:
-        rows = rows.filter(session__date__gte=first)
-    if until is not None:
-        rows = rows.filter(session__date__lt=until)
+    if season is not None:
+        rows = rows.filter(in_season(club, season, "session__date"))
     return rows
 
 
-def standings_from_rows(club, rows: list[dict], *, best: int | None, first=None, until=None):
+def standings_from_rows(club, rows: list[dict], *, best: int | None, season: int | None = None):
     """Ranked standings from per-(player, session) rows, money won from the payouts."""
     by_player: dict[int, list[dict]] = {}
     for row in rows:
         by_player.setdefault(row["player_id"], []).append(row)
     money = dict(
-        _winnings(club, first, until)
+        _winnings(club, season)
         .values("player_id")
         .annotate(total=Sum("amount_cents"))
         .values_list("player_id", "total")
@@ -218,9 +215,8 @@ def running_ranks(rows: list[dict], player_id: int, *, best: int | None) -> list
 
 def season_standings(club, season: int) -> list[SeasonStanding]:
     """The season's table: sums over sessions (best N if the club says so), ranked with ties."""
-    first, until = club.season_dates(season)
-    rows = player_session_rows(club, first, until)
-    return standings_from_rows(club, rows, best=club.best_sessions, first=first, until=until)
+    rows = player_session_rows(club, season)
+    return standings_from_rows(club, rows, best=club.best_sessions, season=season)
 
 
 def all_time_standings(club) -> list[SeasonStanding]:
@@ -229,8 +225,7 @@ def all_time_standings(club) -> list[SeasonStanding]:
 
 def club_seasons(club) -> list[int]:
     """Every season the club has played, newest first."""
-    dates = Session.objects.filter(club=club).dates("date", "day")
-    return sorted({club.season_of(day) for day in dates}, reverse=True)
+    return seasons_of(club, Session.objects.filter(club=club).dates("date", "day"))
 
 
 @dataclass(frozen=True)
@@ -291,12 +286,11 @@ class PlayerSeason:
 
 def player_season(club, player, season: int) -> PlayerSeason:
     """A player's season: their line, every session, head-to-head, and the charts' data."""
-    first, until = club.season_dates(season)
-    rows = player_session_rows(club, first, until)
-    standings = standings_from_rows(club, rows, best=club.best_sessions, first=first, until=until)
+    rows = player_session_rows(club, season)
+    standings = standings_from_rows(club, rows, best=club.best_sessions, season=season)
     standing = next((s for s in standings if s.player_id == player.pk), None)
     money = dict(
-        _winnings(club, first, until)
+        _winnings(club, season)
         .filter(player=player)
         .values("session_id")
         .annotate(total=Sum("amount_cents"))
@@ -318,16 +312,16 @@ def player_season(club, player, season: int) -> PlayerSeason:
     return PlayerSeason(
         standing=standing,
         sessions=sessions,
-        head_to_head=head_to_head(club, player, first, until),
+        head_to_head=head_to_head(club, player, season),
         points_by_session=[(s["date"], s["points"]) for s in sessions],
         rank_by_session=running_ranks(rows, player.pk, best=club.best_sessions),
         players=len(standings),
     )
 
 
-def head_to_head(club, player, first=None, until=None) -> list[dict]:
+def head_to_head(club, player, season: int | None = None) -> list[dict]:
     """Games against each opponent (partners excluded) and who won them, in two queries."""
-    my_lines = confirmed_lines(club, first, until).filter(player=player)
+    my_lines = confirmed_lines(club, season).filter(player=player)
     mine = {
         result_id: (side, won)
         for result_id, side, won in my_lines.values_list("result_id", "side", "won")

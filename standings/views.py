@@ -16,6 +16,7 @@ from django_tables2 import SingleTableMixin
 
 from club.export import CsvExportMixin
 from club.models import Player
+from club.seasons import season_label
 from club.web import ClubMixin, PublicReadMixin, VisitorCacheMixin
 from standings.charts import Point, bar_chart_svg, line_chart_svg
 from standings.selectors import (
@@ -50,6 +51,16 @@ class SeasonMixin(PublicReadMixin, ClubMixin):
         played = [season for season in seasons if season <= now]
         return max(played) if played else min(seasons)
 
+    def season_context(self) -> dict:
+        """The season shown, its name, and the picker's (season, name) choices: named as the
+        session list names them (club.seasons.season_label)."""
+        season = self.season()
+        return {
+            "season": season,
+            "season_label": season_label(self.club, season),
+            "seasons": [(each, season_label(self.club, each)) for each in self.seasons()],
+        }
+
     def season(self) -> int:
         seasons = self.seasons()
         default = self.default_season()
@@ -77,7 +88,7 @@ class StandingsView(VisitorCacheMixin, SeasonMixin, CsvExportMixin, SingleTableM
 
     def get_context_data(self, **kwargs):
         return super().get_context_data(
-            season=self.season(), seasons=self.seasons(), best=self.club.best_sessions, **kwargs
+            **self.season_context(), best=self.club.best_sessions, **kwargs
         )
 
 
@@ -112,13 +123,13 @@ class PlayerPageView(VisitorCacheMixin, SeasonMixin, TemplateView):
         ranks = [Point(label=f"{day:%-d %b}", value=rank) for day, rank in data.rank_by_session]
         return super().get_context_data(
             player=player,
-            season=season,
-            seasons=self.seasons(),
+            **self.season_context(),
             data=data,
             points_chart=mark_safe(  # noqa: S308 - standings.charts escapes every text it draws
                 bar_chart_svg(
                     points=points,
-                    title=f"{player.display_name}: game points per session, {season}",
+                    title=f"{player.display_name}: game points per session, "
+                    f"{season_label(self.club, season)}",
                     y_label="Game points",
                 )
             ),

@@ -6,7 +6,8 @@ Every service locks the rows it changes (club.locking's order: session, round, g
 settled session, validates, and writes one audit entry per change inside its transaction.
 `actor` is the logged-in user doing it.
 
-- `draws`: round_draw, round_swap_seats (and the draw history they read);
+- `draws`: round_draw, round_swap_seats, round_withdraw (and the draw history they read, and
+  why a round's seats can no longer change: swap_refusal, withdraw_refusal);
 - `results`: result_enter, result_confirm, result_correct, and `lock_game`, which every change
   at a table takes (claims and rulings too);
 - `rounds`: round_results_enter, round_results_confirm.
@@ -14,10 +15,14 @@ settled session, validates, and writes one audit entry per change inside its tra
 
 from games.services.draws import (
     KIND_OF_TABLE,
+    WITHDRAW_PERMISSION,
     draw_history,
     round_draw,
     round_entrants,
     round_swap_seats,
+    round_withdraw,
+    swap_refusal,
+    withdraw_refusal,
 )
 from games.services.results import (
     CORRECT_PERMISSION,
@@ -33,6 +38,7 @@ from games.services.rounds import round_results_confirm, round_results_enter
 __all__ = [
     "CORRECT_PERMISSION",
     "KIND_OF_TABLE",
+    "WITHDRAW_PERMISSION",
     "can_confirm",
     "can_correct",
     "draw_history",
@@ -45,4 +51,7 @@ __all__ = [
     "round_results_confirm",
     "round_results_enter",
     "round_swap_seats",
+    "round_withdraw",
+    "swap_refusal",
+    "withdraw_refusal",
 ]

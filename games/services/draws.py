@@ -1,9 +1,12 @@
-"""Writes of the draw: drawing the next round and swapping two players' seats by hand. The bridge
-between the models and the pure draw (`games.draw`): earlier rounds go in as plain tables, the
-chosen tables come back and are saved.
+"""Writes of the draw: drawing the next round, swapping two players' seats by hand, and
+withdrawing a round drawn by mistake. The bridge between the models and the pure draw
+(`games.draw`): earlier rounds go in as plain tables, the chosen tables come back and are saved.
 
 Terms: a round's *entrants* are the checked-in, active players who play from its number on; the
-*draw history* is who met whom earlier this session and this season.
+*draw history* is who met whom earlier this session and this season (the club's season:
+club.seasons). A round is *held* once a result is entered at one of its tables or an app above
+attaches something to them (scoring's claims, through games.hooks' round guards): then its seats
+stay as they are and it is not withdrawn; a later round drawn from it holds its seats too.
 """
 
 from __future__ import annotations
@@ -12,19 +15,22 @@ import secrets
 from collections.abc import Sequence
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 
 from club.audit import audit_record
 from club.locking import lock_session, locked
 from club.models import CheckIn, Player, Session
+from club.seasons import in_season
 from club.services import session_require_open
 from club.submissions import AlreadySaved, label_of, spend_token
 from games.audit import GameVerb
 from games.draw import Draw, DrawError, DrawHistory, DrawTable, draw_round
+from games.hooks import round_holds
 from games.models import Game, Result, Round, Seat, TableKind
 
 KIND_OF_TABLE = {"two": TableKind.TWO, "three": TableKind.THREE, "partners": TableKind.PARTNERS}
+WITHDRAW_PERMISSION = "games.delete_round"
 
 
 def _tables_of(rounds_queryset) -> list[list[DrawTable]]:
@@ -47,11 +53,13 @@ def _tables_of(rounds_queryset) -> list[list[DrawTable]]:
 
 
 def draw_history(session: Session) -> DrawHistory:
-    """Who has met whom this session, and earlier in the season (the calendar year)."""
+    """Who has met whom this session, and earlier in the club's season (club.seasons, not
+    the calendar year: a season from 1 September holds last October's sessions)."""
+    club = session.club
     this_session = Round.objects.filter(session=session)
     season = Round.objects.filter(
-        session__club=session.club,
-        session__date__year=session.date.year,
+        in_season(club, club.season_of(session.date), "session__date"),
+        session__club=club,
         session__date__lt=session.date,
     )
     return DrawHistory.from_rounds(_tables_of(this_session), _tables_of(season))
@@ -161,18 +169,18 @@ def _refuse_unexpected(session: Session, expected: int, number: int) -> None:
 def round_swap_seats(
     *, round_: Round, player_a: Player, player_b: Player, actor: AbstractBaseUser, token: str = ""
 ) -> Round:
-    """Swap two players' seats by hand, allowed until a result of the round is entered. The same
-    form posted twice swaps once (`token`: club.submissions), instead of swapping them back."""
+    """Swap two players' seats by hand, allowed until the round is held (a result or a claim at
+    one of its tables) and until a later round is drawn (its draw read these seats as who met
+    whom). The same form posted twice swaps once (`token`: club.submissions), instead of
+    swapping them back."""
     with transaction.atomic():
         spend_token(token=token, actor=actor)
         lock_session(round_.session_id)
         round_ = locked(Round.objects.select_related("session")).get(pk=round_.pk)
         session_require_open(round_.session)
-        if Result.objects.filter(game__round=round_).exists():
-            raise ValidationError(
-                f"A result of round {round_.number} is already entered: seats can no longer "
-                "be swapped."
-            )
+        refusal = swap_refusal(round_)
+        if refusal:
+            raise ValidationError(refusal)
         if player_a == player_b:
             raise ValidationError({"player_b": "Choose two different players to swap."})
         seats = {seat.player_id: seat for seat in Seat.objects.filter(round=round_)}
@@ -201,3 +209,99 @@ def round_swap_seats(
 
 def _where(seat: Seat) -> dict:
     return {"player": seat.player_id, "game": seat.game_id, "position": seat.position}
+
+
+def _holds(round_: Round) -> list[str]:
+    """What holds the round's seats: a result at one of its tables, and what the apps above
+    attach to them (games.hooks), one sentence each."""
+    holds = []
+    if Result.objects.filter(game__round=round_).exists():
+        holds.append(f"A result of round {round_.number} is already entered")
+    return holds + round_holds(round_)
+
+
+def _later_round(round_: Round) -> Round | None:
+    return (
+        Round.objects.filter(session_id=round_.session_id, number__gt=round_.number)
+        .order_by("-number")
+        .first()
+    )
+
+
+def swap_refusal(round_: Round) -> str | None:
+    """Why the round's seats can no longer be swapped by hand, or None (DESIGN.md "A Thursday,
+    step by step", item 3). The session being settled is session_require_open's to say."""
+    later = _later_round(round_)
+    if later is not None:
+        return (
+            f"Round {later.number} is already drawn, and its draw went by these seats: seats of "
+            f"round {round_.number} can no longer be swapped."
+        )
+    holds = _holds(round_)
+    if holds:
+        return f"{holds[0]}: seats can no longer be swapped."
+    return None
+
+
+def withdraw_refusal(round_: Round) -> str | None:
+    """Why the round can no longer be withdrawn, or None: only the session's latest round, and
+    only while none of its games has a result or a claim."""
+    later = _later_round(round_)
+    if later is not None:
+        return (
+            f"Only the latest round can be withdrawn: round {later.number} is drawn after "
+            f"round {round_.number}."
+        )
+    holds = _holds(round_)
+    if holds:
+        return f"{holds[0]}: round {round_.number} can no longer be withdrawn."
+    return None
+
+
+def round_withdraw(*, round_: Round, actor: AbstractBaseUser, token: str = "") -> Session:
+    """Withdraw a round drawn by mistake: its games and seats are deleted, so the next draw draws
+    its number again, and the draw history, the standings and the live board never see it.
+
+    By an organiser, in an open session, only the latest round, only while none of its games
+    has a result or claim (`withdraw_refusal`). The audit entry keeps the round's number, seed,
+    mode and tables, so the withdrawn draw can still be replayed. Late arrivals checked in to
+    play from the next round play from this number again. The same form posted twice
+    withdraws once (`token`: club.submissions). Returns the session.
+    """
+    if not actor.has_perm(WITHDRAW_PERMISSION):
+        raise PermissionDenied("Only an organiser withdraws a round.")
+    with transaction.atomic():
+        spend_token(token=token, actor=actor)
+        session = lock_session(round_.session_id)
+        round_ = locked(Round.objects.filter(session=session)).filter(pk=round_.pk).first()
+        if round_ is None:
+            raise ValidationError("This round is withdrawn already.")
+        session_require_open(session)
+        refusal = withdraw_refusal(round_)
+        if refusal:
+            raise ValidationError(refusal)
+        list(locked(Game.objects.filter(round=round_)).values_list("pk", flat=True))
+        [tables] = _tables_of(Round.objects.filter(pk=round_.pk)) or [[]]
+        late = CheckIn.objects.filter(session=session, from_round__gt=round_.number)
+        late_players = sorted(late.values_list("player_id", flat=True))
+        late.update(from_round=round_.number)
+        audit_record(
+            actor=actor,
+            action=GameVerb.ROUND_WITHDRAWN,
+            obj=round_,
+            club=session.club,
+            data={
+                "session": session.pk,
+                "round": round_.number,
+                "seed": round_.seed,
+                "mode": round_.mode,
+                "drawn_at": round_.drawn_at,
+                "drawn_by": round_.drawn_by_id,
+                "tables": [list(table.seats) for table in tables],
+                "late_arrivals": late_players,
+            },
+        )
+        Seat.objects.filter(round=round_).delete()
+        Game.objects.filter(round=round_).delete()
+        round_.delete()
+    return session

@@ -195,3 +195,20 @@ def test_drawing_and_whole_rounds_lock_the_session_first(people):
     confirmed = locks(lambda: game_services.round_results_confirm(round_=round_, actor=confirmer))
     assert confirmed[:2] == ["club_session", "games_round"]
     assert_in_order(confirmed)
+
+
+def test_withdrawing_a_round_locks_the_session_the_round_then_its_games(people):
+    """round_withdraw (issue 14, point 6) takes the order every change in a morning takes."""
+    organiser, _ = people
+    club = ClubFactory()
+    session = club_services.session_open(club=club, actor=organiser, date=THURSDAY)
+    for _ in range(4):
+        club_services.checkin_create(
+            session=session, actor=organiser, player=PlayerFactory(club=club)
+        )
+    round_ = game_services.round_draw(session=session, actor=organiser, seed=1)
+    assert locks(lambda: game_services.round_withdraw(round_=round_, actor=organiser)) == [
+        "club_session",
+        "games_round",
+        "games_game",
+    ]

@@ -61,6 +61,8 @@ OLD_URLS = (
     # ... and moving or deleting a session nobody has played in yet.
     ("club:session_redate", "club/sessions/<int:pk>/date/"),
     ("club:session_delete", "club/sessions/<int:pk>/delete/"),
+    # Issue 14: withdrawing a round drawn by mistake (its confirm step and the withdraw).
+    ("games:round_withdraw", "games/sessions/<int:pk>/rounds/<int:number>/withdraw/"),
 )
 NEW_NAMES = {
     "club:session": "web:session",
@@ -108,7 +110,7 @@ def _full_paths(resolver=None, prefix="", namespace=""):
 def test_old_paths_resolve_to_the_view_of_the_new_name(old, path):
     concrete = "/" + path.replace("<int:pk>", "7").replace("<int:checkin>", "3").replace(
         "<int:result>", "5"
-    )
+    ).replace("<int:number>", "2")
     match = resolve(concrete)
     assert match.view_name == NEW_NAMES.get(old, old)
     assert reverse(match.view_name, kwargs=match.kwargs) == concrete

@@ -37,7 +37,7 @@ from club.forms import (
 )
 from club.models import CheckIn, Club, Player, Session
 from games import services as game_services
-from games.forms import CorrectionForm, ResultForm, SwapForm
+from games.forms import CorrectionForm, ResultForm, SwapForm, WithdrawForm
 from games.models import Game
 from money import services as club_settlement
 from money.forms import ReopenForm
@@ -230,6 +230,12 @@ def round_swap(w: World) -> Target:
     return Target(reverse("games:round_swap", args=[round_.pk]), w.organiser, fields, valid)
 
 
+def round_withdraw(w: World) -> Target:
+    """Withdraw round 1 (drawn, no result, no claim: allowed); only the one-time token is read."""
+    url = reverse("games:round_withdraw", args=[w.session.pk, w.game.round.number])
+    return Target(url, w.organiser, form_fields(WithdrawForm(), w), [{}])
+
+
 def side_names(w: World) -> list[list[str]]:
     return [[p.display_name] for p in w.seat_players()]
 
@@ -385,6 +391,7 @@ TARGETS: dict[str, Callable[[World], Target]] = {
     "money:session_reopen": session_reopen,
     "games:round_draw": round_draw,
     "games:round_swap": round_swap,
+    "games:round_withdraw": round_withdraw,
     "games:result_enter": result_enter,
     "games:result_confirm": result_confirm,
     "games:result_correct": result_correct,
@@ -420,6 +427,8 @@ def url_of(name: str, objects: dict) -> str:
         if key == "pk":
             owner = next(obj for prefix, obj in PK_OBJECT.items() if name.startswith(prefix))
             kwargs[key] = objects[owner].pk
+        elif key == "number":  # a round's number within the session
+            kwargs[key] = objects["round"].number
         else:
             kwargs[key] = objects[key].pk
     return reverse(name, kwargs=kwargs)

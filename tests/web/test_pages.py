@@ -72,6 +72,9 @@ PAGES = {
     "games:round": (LOGIN, 200, 200, 200, 404, 404, 403),
     "games:round_print": (LOGIN, 200, 200, 200, 404, 404, 403),
     "games:round_swap": (LOGIN, 403, 403, 405, 403, 405, 403),
+    # The confirm step of withdrawing a round (url_for's round has a result: the organiser sees
+    # why it cannot be withdrawn).
+    "games:round_withdraw": (LOGIN, 403, 403, 200, 403, 404, 403),
     "games:game": (LOGIN, 200, 200, 200, 404, 404, 403),
     "games:result_enter": (LOGIN, 405, 405, 405, 405, 405, 403),
     "games:result_confirm": (LOGIN, 405, 405, 405, 405, 405, 403),
@@ -117,6 +120,7 @@ PK_OBJECT = {
     "money:settlement": "session",
     "money:player": "player",
     "games:round_draw": "session",
+    "games:round_withdraw": "session",
     "games:round": "round",
     "games:game": "game",
     "standings:player": "player",
@@ -162,6 +166,8 @@ def url_for(name: str, club: Club) -> str:
         if key == "pk":
             owner = next(obj for prefix, obj in PK_OBJECT.items() if name.startswith(prefix))
             kwargs[key] = objects[owner].pk
+        elif key == "number":  # a round's number within the session
+            kwargs[key] = objects["round"].number
         elif key in objects:
             kwargs[key] = objects[key].pk
         else:

@@ -521,12 +521,24 @@ class Session(models.Model):
         return self.house_rules.entry_fee_cents
 
 
+# The jackpots a check-in contributes to: hand -> the CheckIn column holding its contribution.
+CHECKIN_JACKPOT_FIELDS = {hand: f"jackpot_{hand}_cents" for hand in rules.JACKPOT_HANDS}
+
+
 class CheckIn(models.Model):
-    """A player present at a session, the fee they owe and, once paid, who took it and when."""
+    """A player present at a session, what they owe and, once paid, who took it and when.
+
+    What is owed is the entry fee plus each jackpot's contribution, copied from the session's
+    rules at check-in (DESIGN.md "A Thursday, step by step", item 2), so a later edit of the rules
+    never changes it; "Mark paid" takes the whole amount at once.
+    """
 
     session = models.ForeignKey(Session, on_delete=models.PROTECT, related_name="checkins")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="checkins")
     fee_cents = models.PositiveIntegerField(validators=money_validators())
+    jackpot_29_cents = models.PositiveIntegerField(default=0, validators=money_validators())
+    jackpot_28_cents = models.PositiveIntegerField(default=0, validators=money_validators())
+    jackpot_24_cents = models.PositiveIntegerField(default=0, validators=money_validators())
     from_round = models.PositiveSmallIntegerField(
         default=1, help_text="The first round this player can be drawn in (late arrivals)."
     )
@@ -553,6 +565,13 @@ class CheckIn(models.Model):
                 condition=models.Q(paid_at__isnull=True) | models.Q(paid_by__isnull=False),
                 name="checkin_paid_has_taker",
             ),
+            *(
+                models.CheckConstraint(
+                    condition=models.Q(**{f"{field}__lte": MONEY_LIMIT_CENTS}),
+                    name=f"checkin_{field}_at_most_100_dollars",
+                )
+                for field in CHECKIN_JACKPOT_FIELDS.values()
+            ),
         ]
 
     def __str__(self) -> str:
@@ -561,6 +580,51 @@ class CheckIn(models.Model):
     @property
     def is_paid(self) -> bool:
         return self.paid_at is not None
+
+    @property
+    def contributions(self) -> dict[int, int]:
+        """The jackpots this check-in pays into: hand -> cents (only those above 0)."""
+        return {
+            hand: cents
+            for hand, field in CHECKIN_JACKPOT_FIELDS.items()
+            if (cents := getattr(self, field))
+        }
+
+    @property
+    def owed_cents(self) -> int:
+        """The whole amount: the fee plus every jackpot contribution."""
+        return self.fee_cents + sum(self.contributions.values())
+
+    @property
+    def owed_parts(self) -> str:
+        """What the amount is made of, for people: "fee 25¢ + 29 jackpot 10¢"."""
+        parts = [f"fee {format_cents(self.fee_cents)}"]
+        parts += [f"{hand} jackpot {format_cents(c)}" for hand, c in self.contributions.items()]
+        return " + ".join(parts)
+
+    def copy_owed(self, rules: HouseRules) -> None:
+        """Set the fee and the contributions from a session's rules (at check-in)."""
+        self.fee_cents = rules.entry_fee_cents
+        for hand, field in CHECKIN_JACKPOT_FIELDS.items():
+            setattr(self, field, rules.jackpot_cents(hand))
+
+
+def owed_cents_expression():
+    """A check-in's whole amount as a database expression (for sums)."""
+    total = models.F("fee_cents")
+    for field in CHECKIN_JACKPOT_FIELDS.values():
+        total = total + models.F(field)
+    return total
+
+
+def format_cents(amount: int) -> str:
+    """Cents for people: 35¢, $1.25 (the `cents` template filter says the same)."""
+    sign = "-" if amount < 0 else ""
+    amount = abs(amount)
+    if amount < 100:
+        return f"{sign}{amount}¢"
+    dollars, rest = divmod(amount, 100)
+    return f"{sign}${dollars:,}.{rest:02d}"
 
 
 class SubmissionToken(models.Model):

@@ -10,6 +10,8 @@ Terms:
   confirmed, a third entered as drafts), with disputes waiting for a judge, so the open-session
   pages and the judges' queue have work in them. Every earlier session is settled.
 - turnout: each player's chance of coming on a given week (0.85 to 1.0), so about 37 of 40 come.
+- side pots: the skunk bank and the 29, 28 and 24 jackpots, as the demo club runs them; every
+  check-in pays the fee and the contributions, every skunked player their coin.
 - claims per session: a few accepted hands and cribs, now and then an over-claim, a muggins call,
   a dispute (ruled; some appealed and ruled again), and the big hands (24, 28, rarely a 29).
 
@@ -38,8 +40,8 @@ from club.models import Club, Player, Session
 from club.roles import JUDGES, ORGANISERS, PLAYERS
 from games import services as game_services
 from games.models import Game, Round, Seat
-from money.services import session_settle
-from ops.demo import HAND_29, STORY_HANDS, game_scores, random_hand
+from money.services import session_settle, skunk_coins_collect
+from ops.demo import HAND_29, SIDE_POTS, STORY_HANDS, game_scores, random_hand
 from scoring import services as scoring_services
 from scoring.engine import is_possible_hand_total, score_hand
 from scoring.models import ClaimKind, RulingDecision
@@ -167,6 +169,8 @@ class _History:
             self.report.games += len(scores)
         self.report.sessions += 1
         if not this_morning:
+            # The skunked pay their coins at the table; this morning's are still owed.
+            skunk_coins_collect(session=session, actor=self.organiser)
             session_settle(session=session, actor=self.organiser, seed=rng.randrange(2**31))
             self.report.settled += 1
         return session
@@ -306,6 +310,7 @@ def build_history(
             name=f"History Club {slug} ({years} years)",
             slug=slug,
             rounds_per_session=ROUNDS,
+            **SIDE_POTS,
         )
         staff = _staff(club)
         organiser = staff["organisers"][0]

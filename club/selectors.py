@@ -16,7 +16,8 @@ from django.db.models.functions import Coalesce, Lower
 from django.http import HttpRequest
 from django.utils import timezone
 
-from club.models import AuditEntry, CheckIn, Club, Player, Session, owed_cents_expression
+from club.models import AuditEntry, CheckIn, Club, Player, Session
+from club.money import owed_cents_expression
 
 
 def club_for_user(user) -> Club | None:

@@ -14,7 +14,8 @@ from django.db.models import Count, Q, Sum
 from django.db.models.functions import Coalesce
 from django.urls import reverse
 
-from club.models import CheckIn, Session, SessionState, owed_cents_expression
+from club.models import CheckIn, Session, SessionState
+from club.money import owed_cents_expression
 from games.models import Game, ResultLine, ResultState
 from money.models import LedgerEntry, Payout, Pot, Settlement, SettlementState, SkunkCoin
 from scoring.models import Claim, ClaimKind, OutcomeKind

@@ -38,7 +38,8 @@ from django.utils import timezone
 
 from club.audit import audit_record, audit_record_many
 from club.locking import lock_club, lock_session, locked
-from club.models import CHECKIN_JACKPOT_FIELDS, CheckIn, Player, Session, SessionState
+from club.models import CheckIn, Player, Session, SessionState
+from club.money import CHECKIN_JACKPOT_FIELDS
 from club.services import session_require_open, standings_changed
 from games.models import ResultLine, ResultState
 from games.selectors import session_standings

@@ -133,8 +133,17 @@ def _people_names(rng: random.Random, count: int) -> list[str]:
 
 
 class _History:
-    def __init__(self, *, club: Club, rng: random.Random, players: list[Player], staff: dict):
+    def __init__(
+        self,
+        *,
+        club: Club,
+        rng: random.Random,
+        players: list[Player],
+        staff: dict,
+        rounds: int = ROUNDS,
+    ):
         self.club = club
+        self.rounds = rounds
         self.rng = rng
         self.players = players
         self.organiser, self.confirmer = staff["organisers"]
@@ -150,7 +159,7 @@ class _History:
         club_services.checkins_create(
             session=session, actor=self.organiser, players=came, paid=True
         )
-        rounds = 3 if this_morning else ROUNDS
+        rounds = 3 if this_morning else self.rounds
         stories = self.plan(this_morning)
         for number in range(1, rounds + 1):
             round_ = game_services.round_draw(
@@ -182,7 +191,7 @@ class _History:
         stories += [story for story, chance in CHANCE.items() if rng.random() < chance]
         if this_morning:
             stories += ["dispute"] * OPEN_DISPUTES
-        last = 3 if this_morning else ROUNDS
+        last = 3 if this_morning else self.rounds
         return [(story, rng.randint(1, last)) for story in stories]
 
     def seating(self, round_: Round) -> tuple[dict[int, Game], dict[int, list[Player]]]:
@@ -290,12 +299,18 @@ def build_history(
     slug: str = "history",
     today: dt.date | None = None,
     progress: Callable[[str], None] | None = None,
+    rounds: int = ROUNDS,
+    weeks_apart: int = 1,
 ) -> HistoryReport:
     """Create the history club and play `years` years of Thursdays through the services.
 
     One transaction per session (and one for the club and its people), so a long build that is
-    stopped leaves whole sessions. A slug already taken is a ValidationError.
+    stopped leaves whole sessions. A slug already taken is a ValidationError. `rounds` (per
+    settled session, 1 to 6) and `weeks_apart` (1: every week) make a cheaper history of the
+    same length for the tests (issue 14's cash box test: ten years, every eighth week).
     """
+    if not 1 <= rounds <= ROUNDS or weeks_apart < 1:
+        raise ValidationError(f"Give 1 to {ROUNDS} rounds and at least 1 week apart.")
     if years < 1 or players < 4:
         raise ValidationError("A history needs at least 1 year and 4 players.")
     if Club.objects.filter(slug=slug).exists():
@@ -328,8 +343,9 @@ def build_history(
                     club=club, actor=organiser, display_name=name, user=user
                 )
             )
-    history = _History(club=club, rng=rng, players=roster, staff=staff)
+    history = _History(club=club, rng=rng, players=roster, staff=staff, rounds=rounds)
     days = meeting_days(weekday=club.session_weekday, today=today, years=years)
+    days = days[::-1][::weeks_apart][::-1]  # this morning stays the last
     for index, day in enumerate(days):
         with transaction.atomic():
             history.session(day, this_morning=index == len(days) - 1)

@@ -69,22 +69,12 @@ class Migration(migrations.Migration):
         migrations.AddConstraint(
             model_name="checkin",
             constraint=models.CheckConstraint(
-                condition=models.Q(("jackpot_29_cents__lte", 10000)),
-                name="checkin_jackpot_29_cents_at_most_100_dollars",
-            ),
-        ),
-        migrations.AddConstraint(
-            model_name="checkin",
-            constraint=models.CheckConstraint(
-                condition=models.Q(("jackpot_28_cents__lte", 10000)),
-                name="checkin_jackpot_28_cents_at_most_100_dollars",
-            ),
-        ),
-        migrations.AddConstraint(
-            model_name="checkin",
-            constraint=models.CheckConstraint(
-                condition=models.Q(("jackpot_24_cents__lte", 10000)),
-                name="checkin_jackpot_24_cents_at_most_100_dollars",
+                condition=models.Q(
+                    ("jackpot_24_cents__lte", 10000),
+                    ("jackpot_28_cents__lte", 10000),
+                    ("jackpot_29_cents__lte", 10000),
+                ),
+                name="checkin_jackpots_at_most_100_dollars",
             ),
         ),
         migrations.RunPython(copy_contributions, migrations.RunPython.noop),

@@ -2,7 +2,7 @@
 
 from django import template
 
-from club.models import format_cents
+from club.money import format_cents
 
 register = template.Library()
 

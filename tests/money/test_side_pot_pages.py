@@ -103,3 +103,20 @@ def test_a_player_sees_the_payout_sheet_but_no_cash_box_buttons(client, member, 
     assert 'data-testid="side-pot-skunk_bank"' in sheet
     page = client.get(f"/club/sessions/{session.pk}/").content.decode()
     assert "Mark all owed paid" not in page
+
+
+def test_the_sheet_names_who_won_a_side_pot_and_what(client, member, club):
+    """The issue: the organiser would not know to pay the skunk bank's winner. A double skunk wins
+    the bank; the sheet says who and how much, and that nothing rolls over."""
+    organiser = member("organiser")
+    confirmer = UserFactory(role="organisers", club=club)
+    club_services.club_update_rules(club=club, actor=organiser, skunk_bank=True)
+    session = run_session(
+        club, organiser, confirmer, players=2, rounds=1, scores=lambda game: [121, 50]
+    )
+    session_settle(session=session, actor=organiser)
+    winner = session.games.get().results.get().lines.get(won=True).player
+    client.force_login(organiser)
+    sheet = client.get(f"/club/sessions/{session.pk}/settlement/").content.decode()
+    assert f'Won by {winner.display_name}</th><td class="numeric">−25¢' in sheet
+    assert 'data-testid="rolled-over">0¢' in sheet

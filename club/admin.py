@@ -109,7 +109,16 @@ class ReadOnlyAdmin(ReadOnlyMixin, admin.ModelAdmin):
 class CheckInInline(ReadOnlyMixin, admin.TabularInline):
     model = CheckIn
     extra = 0
-    fields = ("player", "fee_cents", "from_round", "paid_at", "paid_by")
+    fields = (
+        "player",
+        "fee_cents",
+        "jackpot_29_cents",
+        "jackpot_28_cents",
+        "jackpot_24_cents",
+        "from_round",
+        "paid_at",
+        "paid_by",
+    )
     readonly_fields = fields
 
 

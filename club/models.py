@@ -24,6 +24,15 @@ from django.utils import timezone
 from django.utils.functional import cached_property
 
 from club import rules, verbs
+from club.money import (  # noqa: F401 - the money limits are read from club.models too
+    CHECKIN_JACKPOT_FIELDS,
+    JACKPOT_FIELDS,
+    MONEY_FIELDS,
+    MONEY_LIMIT_CENTS,
+    MONEY_LIMIT_MESSAGE,
+    format_cents,
+    money_validators,
+)
 from club.rules import HouseRules
 
 GAME_TARGETS = rules.GAME_TARGETS
@@ -57,19 +66,6 @@ def validate_place_weights(text: str) -> None:
     parse_place_weights(text)
 
 
-# Money limits (issue 13): a fee, the payout coin and each side pot's contribution are at most
-# $100. Far above any club's 25 cents, and far below what an integer column or a payout plan of
-# 200 players could overflow. Checked by the models' validators (so every form) and the database.
-MONEY_LIMIT_CENTS = 10_000
-MONEY_FIELDS = (
-    "entry_fee_cents",
-    "payout_coin_cents",
-    "jackpot_29_cents",
-    "jackpot_28_cents",
-    "jackpot_24_cents",
-)
-MONEY_LIMIT_MESSAGE = "At most $100 (10000 cents)."
-
 # Session dates (issue 13): not before 1900 and at most a year ahead (the services say so);
 # the database holds every date below EARLIEST_DATE..LATEST_STORED_DATE, so no date computed
 # from one (a season's end, the admin's year filter) ever passes the calendar's year 9999.
@@ -99,10 +95,6 @@ def check_session_date(date: dt.date, today: dt.date | None = None) -> None:
                 "check the year."
             }
         )
-
-
-def money_validators() -> list:
-    return [MaxValueValidator(MONEY_LIMIT_CENTS, message=MONEY_LIMIT_MESSAGE)]
 
 
 class Club(models.Model):
@@ -523,11 +515,16 @@ class Session(models.Model):
 
 
 class CheckIn(models.Model):
-    """A player present at a session, the fee they owe and, once paid, who took it and when."""
+    """A player present at a session, what they owe and, once paid, who took it and when. What
+    is owed (DESIGN.md "A Thursday, step by step", item 2) is the fee plus each jackpot's
+    contribution, copied from the session's rules at check-in; "Mark paid" takes it all."""
 
     session = models.ForeignKey(Session, on_delete=models.PROTECT, related_name="checkins")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="checkins")
     fee_cents = models.PositiveIntegerField(validators=money_validators())
+    jackpot_29_cents = models.PositiveIntegerField(default=0, validators=money_validators())
+    jackpot_28_cents = models.PositiveIntegerField(default=0, validators=money_validators())
+    jackpot_24_cents = models.PositiveIntegerField(default=0, validators=money_validators())
     from_round = models.PositiveSmallIntegerField(
         default=1, help_text="The first round this player can be drawn in (late arrivals)."
     )
@@ -554,6 +551,10 @@ class CheckIn(models.Model):
                 condition=models.Q(paid_at__isnull=True) | models.Q(paid_by__isnull=False),
                 name="checkin_paid_has_taker",
             ),
+            models.CheckConstraint(
+                condition=models.Q(**{f"{f}__lte": MONEY_LIMIT_CENTS for f in JACKPOT_FIELDS}),
+                name="checkin_jackpots_at_most_100_dollars",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -562,6 +563,26 @@ class CheckIn(models.Model):
     @property
     def is_paid(self) -> bool:
         return self.paid_at is not None
+
+    @property
+    def contributions(self) -> dict[int, int]:
+        """The jackpots this check-in pays into: hand -> cents (only those above 0)."""
+        return {h: c for h, f in CHECKIN_JACKPOT_FIELDS.items() if (c := getattr(self, f))}
+
+    @property
+    def owed_cents(self) -> int:  # the whole amount: the fee and every jackpot contribution
+        return self.fee_cents + sum(self.contributions.values())
+
+    @property
+    def owed_parts(self) -> str:
+        """What the amount is made of, for people: "fee 25¢ + 29 jackpot 10¢"."""
+        parts = [f"{hand} jackpot {format_cents(c)}" for hand, c in self.contributions.items()]
+        return " + ".join([f"fee {format_cents(self.fee_cents)}", *parts])
+
+    def copy_owed(self, rules: HouseRules) -> None:  # at check-in, from the session's rules
+        self.fee_cents = rules.entry_fee_cents
+        for hand, field in CHECKIN_JACKPOT_FIELDS.items():
+            setattr(self, field, rules.jackpot_cents(hand))
 
 
 class SubmissionToken(models.Model):

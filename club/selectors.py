@@ -17,6 +17,7 @@ from django.http import HttpRequest
 from django.utils import timezone
 
 from club.models import AuditEntry, CheckIn, Club, Player, Session
+from club.money import owed_cents_expression
 
 
 def club_for_user(user) -> Club | None:
@@ -90,11 +91,12 @@ class FeeTotals:
 
 
 def session_fee_totals(session) -> FeeTotals:
-    """Fees collected (marked paid) and still owed for a session, summed in the database."""
+    """What the check-ins of a session paid (marked paid) and still owe, each the fee plus the
+    jackpot contributions, summed in the database."""
     paid = Q(paid_at__isnull=False)
     totals = CheckIn.objects.filter(session=session).aggregate(
-        collected=Coalesce(Sum("fee_cents", filter=paid), 0),
-        owed=Coalesce(Sum("fee_cents", filter=~paid), 0),
+        collected=Coalesce(Sum(owed_cents_expression(), filter=paid), 0),
+        owed=Coalesce(Sum(owed_cents_expression(), filter=~paid), 0),
         players=Count("pk"),
         paid=Count("pk", filter=paid),
     )
@@ -132,7 +134,7 @@ def club_sessions(club: Club) -> QuerySet[Session]:
         .annotate(
             players=Coalesce(Subquery(checkins.annotate(n=Count("pk")).values("n")), 0),
             collected_cents=Coalesce(
-                Subquery(paid.annotate(total=Sum("fee_cents")).values("total")), 0
+                Subquery(paid.annotate(total=Sum(owed_cents_expression())).values("total")), 0
             ),
             rounds_drawn=Count("rounds", distinct=True),
         )

@@ -269,7 +269,7 @@ def session_delete(*, session: Session, actor: AbstractBaseUser | None) -> dict:
         data = {
             "date": session.date.isoformat(),
             "players": [checkin.player.display_name for checkin in checkins],
-            "fees_returned_cents": sum(c.fee_cents for c in checkins if c.is_paid),
+            "fees_returned_cents": sum(c.owed_cents for c in checkins if c.is_paid),
         }
         audit_record(
             actor=actor, action=ClubVerb.SESSION_DELETED, obj=session, club=session.club, data=data
@@ -283,6 +283,14 @@ def session_delete(*, session: Session, actor: AbstractBaseUser | None) -> dict:
                 "This session has money records (it was settled once): it cannot be deleted."
             ) from None
         standings_changed(club_id)
+    return data
+
+
+def _owed_data(checkin: CheckIn) -> dict:
+    """What a check-in owes, for its audit entries: the fee, the jackpots' parts, the whole."""
+    data = {"fee_cents": checkin.fee_cents, "owed_cents": checkin.owed_cents}
+    if checkin.contributions:
+        data["jackpots_cents"] = {str(hand): c for hand, c in checkin.contributions.items()}
     return data
 
 
@@ -330,10 +338,10 @@ def checkin_create(
         checkin = CheckIn(
             session=session,
             player=player,
-            fee_cents=session.fee_cents,
             from_round=drawn + 1,
             checked_in_by=actor if actor is not None and actor.is_authenticated else None,
         )
+        checkin.copy_owed(session.house_rules)
         checkin.full_clean(validate_constraints=False)
         try:
             with transaction.atomic():
@@ -348,7 +356,7 @@ def checkin_create(
             data={
                 "session": session.pk,
                 "player": player.pk,
-                "fee_cents": checkin.fee_cents,
+                **_owed_data(checkin),
                 "from_round": checkin.from_round,
             },
         )
@@ -385,7 +393,6 @@ def checkins_create(
             CheckIn(
                 session=session,
                 player=player,
-                fee_cents=session.fee_cents,
                 from_round=drawn + 1,
                 checked_in_at=now,
                 checked_in_by=taker,
@@ -394,6 +401,8 @@ def checkins_create(
             )
             for player in players
         ]
+        for checkin in checkins:
+            checkin.copy_owed(session.house_rules)
         try:
             with transaction.atomic():
                 checkins = CheckIn.objects.bulk_create(checkins)
@@ -411,7 +420,7 @@ def checkins_create(
                     {
                         "session": session.pk,
                         "player": checkin.player_id,
-                        "fee_cents": checkin.fee_cents,
+                        **_owed_data(checkin),
                         "from_round": checkin.from_round,
                     },
                 )
@@ -424,7 +433,7 @@ def checkins_create(
                 action=ClubVerb.FEE_PAID,
                 club=session.club,
                 entries=[
-                    (checkin, {"fee_cents": checkin.fee_cents, "player": checkin.player_id})
+                    (checkin, {**_owed_data(checkin), "player": checkin.player_id})
                     for checkin in checkins
                 ],
             )
@@ -447,8 +456,8 @@ def checkin_undo(*, checkin: CheckIn, actor: AbstractBaseUser | None) -> None:
         data = {
             "session": checkin.session_id,
             "player": checkin.player_id,
-            "fee_cents": checkin.fee_cents,
-            "fee_returned_cents": checkin.fee_cents if checkin.is_paid else 0,
+            **_owed_data(checkin),
+            "fee_returned_cents": checkin.owed_cents if checkin.is_paid else 0,
         }
         audit_record(
             actor=actor,
@@ -470,7 +479,8 @@ def _lock_checkin(checkin: CheckIn) -> CheckIn:
 
 
 def fee_mark_paid(*, checkin: CheckIn, actor: AbstractBaseUser) -> CheckIn:
-    """Record that the fee was paid, who took it and when. Safe to run twice."""
+    """Record that the whole amount owed (the fee and the jackpot contributions) was paid, who
+    took it and when. Safe to run twice."""
     with transaction.atomic():
         checkin = _lock_checkin(checkin)
         if checkin.is_paid:
@@ -483,7 +493,7 @@ def fee_mark_paid(*, checkin: CheckIn, actor: AbstractBaseUser) -> CheckIn:
             action=ClubVerb.FEE_PAID,
             obj=checkin,
             club=checkin.session.club,
-            data={"fee_cents": checkin.fee_cents, "player": checkin.player_id},
+            data={**_owed_data(checkin), "player": checkin.player_id},
         )
     return checkin
 
@@ -503,6 +513,6 @@ def fee_mark_unpaid(*, checkin: CheckIn, actor: AbstractBaseUser) -> CheckIn:
             action=ClubVerb.FEE_UNPAID,
             obj=checkin,
             club=checkin.session.club,
-            data={"fee_cents": checkin.fee_cents, "player": checkin.player_id, **before},
+            data={**_owed_data(checkin), "player": checkin.player_id, **before},
         )
     return checkin

@@ -6,6 +6,12 @@ Terms (docs/design.md, "The pot and payouts"):
   which roll over from session to session.
 - settlement: one settling of a session (a version); Payout rows say who got what. Reopening
   marks it replaced and reverses its ledger rows; settling again makes a new version.
+- side-pot sheet: what each side pot did at a settling (carried over, money in, winners and
+  amounts, rolled over), stored on the settlement (`Settlement.side_pots`) so an old payout sheet
+  never changes.
+- skunk coin: one payout coin a skunked player owes the skunk bank for one game (a skunked line of
+  a confirmed result, when the session's rules run the bank); a `SkunkCoin` row records that the
+  organiser took it, who and when. Settling books exactly the coins taken.
 - ledger entry: one signed movement of integer cents into (+) or out of (-) a pot. Every balance
   is a sum of these rows; they are never edited or deleted (corrections are new rows).
 
@@ -19,7 +25,15 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
-from club.models import AppendOnlyModel, Club, Player, Session
+from club.models import (
+    MONEY_LIMIT_CENTS,
+    AppendOnlyModel,
+    Club,
+    Player,
+    Session,
+    money_validators,
+)
+from games.models import Game
 
 
 class Pot(models.TextChoices):
@@ -68,6 +82,11 @@ class Settlement(models.Model):
     seed = models.BigIntegerField(help_text="Seeds the cut that breaks an indivisible coin.")
     steps = models.JSONField(help_text="How the pot was split, step by step.")
     cuts = models.JSONField(default=list, blank=True)
+    side_pots = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="Each side pot at this settling: carried over, money in, winners, rolled over.",
+    )
     settled_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
     )
@@ -115,6 +134,35 @@ class Payout(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player}: {self.amount_cents}¢"
+
+
+class SkunkCoin(models.Model):
+    """A skunk coin taken from a skunked player for one game (DESIGN.md "The pot and payouts":
+    each skunked player pays a coin). Deleting the row (audited) hands the coin back."""
+
+    session = models.ForeignKey(Session, on_delete=models.PROTECT, related_name="skunk_coins")
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="skunk_coins")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="skunk_coins")
+    cents = models.PositiveIntegerField(validators=money_validators())
+    paid_at = models.DateTimeField(default=timezone.now)
+    paid_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["session", "game", "player"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "player"], name="skunkcoin_one_per_game_player"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(cents__gt=0, cents__lte=MONEY_LIMIT_CENTS),
+                name="skunkcoin_cents_in_range",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player}: skunk coin {self.cents}¢"
 
 
 class LedgerEntry(AppendOnlyModel):

@@ -1,4 +1,5 @@
-"""Reads for the money app: what stops a session being settled, the pots' balances, the hands
+"""Reads for the money app: what stops a session being settled (each with the page that clears
+it), the session's skunk coins and cash box, the pots' balances, the hands
 that win a jackpot, a session's current settlement, the ledger and a player's money.
 
 Terms: see `money.models`. Balances are sums of ledger rows, counted in the database.
@@ -6,22 +7,47 @@ Terms: see `money.models`. Balances are sums of ledger rows, counted in the data
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from django.db import connection
 from django.db.models import Count, Q, Sum
 from django.db.models.functions import Coalesce
+from django.urls import reverse
 
-from club.models import CheckIn, Session
-from games.models import Game, ResultState
-from money.models import LedgerEntry, Pot, Settlement, SettlementState
+from club.models import CheckIn, Session, SessionState
+from club.money import owed_cents_expression
+from games.models import Game, ResultLine, ResultState
+from money.models import LedgerEntry, Payout, Pot, Settlement, SettlementState, SkunkCoin
 from scoring.models import Claim, ClaimKind, OutcomeKind
 from scoring.selectors import session_open_disputes
 
 
-def settle_blockers(session: Session) -> list[str]:
-    """Everything that stops the session being settled, each as a sentence saying what to do."""
+class Blocker(str):
+    """One thing that stops a session being settled: the sentence, and in `url` the page that
+    clears it (DESIGN.md "A Thursday, step by step", item 6). A plain string everywhere else."""
+
+    url: str
+
+    def __new__(cls, text: str, url: str = "") -> Blocker:
+        blocker = super().__new__(cls, text)
+        blocker.url = url
+        return blocker
+
+
+def _names(names) -> str:
+    return ", ".join(names)
+
+
+def settle_blockers(session: Session) -> list[Blocker]:
+    """Everything that stops the session being settled, each as a sentence saying what to do,
+    with the page that does it."""
+    page = reverse("web:session", args=[session.pk])
     blockers = []
-    if not CheckIn.objects.filter(session=session).exists():
-        blockers.append("Nobody is checked in: there is nothing to settle.")
+    nobody = not CheckIn.objects.filter(session=session).exists()
+    if nobody:
+        blockers.append(
+            Blocker("Nobody is checked in: there is nothing to settle.", f"{page}#checkin")
+        )
     unpaid = list(
         CheckIn.objects.filter(session=session, paid_at__isnull=True)
         .order_by("player__display_name")
@@ -29,25 +55,183 @@ def settle_blockers(session: Session) -> list[str]:
     )
     if unpaid:
         blockers.append(
-            f"Fees not paid: {', '.join(unpaid)}. Mark them paid (or undo the check-in)."
+            Blocker(
+                f"Fees not paid: {_names(unpaid)}. Mark them paid (or undo the check-in).",
+                f"{page}#checkin",
+            )
         )
-    unconfirmed = (
-        Game.objects.filter(session=session)
-        .annotate(confirmed=Count("results", filter=Q(results__state=ResultState.CONFIRMED)))
-        .filter(confirmed=0)
-        .select_related("round")
-        .order_by("round__number", "table")
+    games = Game.objects.filter(session=session).annotate(
+        confirmed=Count("results", filter=Q(results__state=ResultState.CONFIRMED))
+    )
+    if not nobody and not games.filter(confirmed__gt=0).exists():
+        blockers.append(
+            Blocker(
+                "No game confirmed yet: draw a round and confirm its results first.",
+                f"{page}#rounds",
+            )
+        )
+    unconfirmed = list(
+        games.filter(confirmed=0).select_related("round").order_by("round__number", "table")
     )
     if unconfirmed:
         tables = ", ".join(f"round {g.round.number} table {g.table}" for g in unconfirmed)
-        blockers.append(f"Results not confirmed: {tables}.")
+        blockers.append(
+            Blocker(
+                f"Results not confirmed: {tables}.",
+                reverse("games:round", args=[unconfirmed[0].round_id]),
+            )
+        )
     disputes = session_open_disputes(session).count()
     if disputes:
         blockers.append(
-            f"{disputes} dispute{'s' if disputes != 1 else ''} waiting for a judge: "
-            "a judge rules first."
+            Blocker(
+                f"{disputes} dispute{'s' if disputes != 1 else ''} waiting for a judge: "
+                "a judge rules first.",
+                reverse("scoring:session_report", args=[session.pk]),
+            )
+        )
+    coins = skunk_coin_lines(session)
+    owing = [coin.label for coin in coins if coin.owed and not coin.paid]
+    if owing:
+        blockers.append(
+            Blocker(
+                f"Skunk coins not paid: {_names(owing)}. Mark them paid.",
+                f"{page}#skunk-coins",
+            )
+        )
+    back = [coin.label for coin in coins if coin.paid and not coin.owed]
+    if back:
+        blockers.append(
+            Blocker(
+                f"Skunk coins to hand back (the skunk was corrected away): {_names(back)}. "
+                "Give them back and mark them handed back.",
+                f"{page}#skunk-coins",
+            )
         )
     return blockers
+
+
+@dataclass(frozen=True)
+class CoinLine:
+    """One skunk coin of a session: owed (a confirmed skunked line, the bank on), paid (a
+    SkunkCoin row), or both. Paid but not owed: the skunk was corrected away, hand it back."""
+
+    game_id: int
+    round_number: int
+    table: int
+    player_id: int
+    name: str
+    cents: int
+    owed: bool
+    coin: SkunkCoin | None
+
+    @property
+    def paid(self) -> bool:
+        return self.coin is not None
+
+    @property
+    def label(self) -> str:
+        return f"{self.name} (round {self.round_number} table {self.table})"
+
+
+def skunk_coin_lines(session: Session) -> list[CoinLine]:
+    """The session's skunk coins, by round, table and name: each skunked line of a confirmed
+    result owes one payout coin when the session's rules run the skunk bank; the coins taken
+    are SkunkCoin rows. Two queries."""
+    rules = session.house_rules
+    owed: dict[tuple[int, int], tuple] = {}
+    if rules.skunk_bank:
+        lines = ResultLine.objects.filter(
+            result__game__session=session, result__state=ResultState.CONFIRMED, skunked=True
+        ).values_list(
+            "result__game_id",
+            "player_id",
+            "result__game__round__number",
+            "result__game__table",
+            "player__display_name",
+        )
+        for game_id, player_id, number, table, name in lines:
+            owed[(game_id, player_id)] = (number, table, name)
+    paid = {
+        (coin.game_id, coin.player_id): coin
+        for coin in SkunkCoin.objects.filter(session=session).select_related(
+            "game__round", "player", "paid_by"
+        )
+    }
+    coins = []
+    for key in owed.keys() | paid.keys():
+        coin = paid.get(key)
+        if key in owed:
+            number, table, name = owed[key]
+        else:
+            number, table, name = coin.game.round.number, coin.game.table, coin.player.display_name
+        coins.append(
+            CoinLine(
+                game_id=key[0],
+                round_number=number,
+                table=table,
+                player_id=key[1],
+                name=name,
+                cents=coin.cents if coin else rules.payout_coin_cents,
+                owed=key in owed,
+                coin=coin,
+            )
+        )
+    return sorted(coins, key=lambda c: (c.round_number, c.table, c.name))
+
+
+@dataclass(frozen=True)
+class CashBox:
+    """A session's cash box (DESIGN.md "The pot and payouts": the cash box and the ledger agree to
+    the cent): what was collected (fees, jackpot contributions and skunk coins marked paid), what
+    was paid out (payouts and side-pot wins), and the difference, carried into the side pots (or
+    out of them, when it is below 0). Before settling nothing is paid out yet."""
+
+    fees_cents: int
+    contributions_cents: int
+    skunk_coins_cents: int
+    payouts_cents: int = 0
+    side_pot_wins_cents: int = 0
+    settled: bool = False
+
+    @property
+    def collected_cents(self) -> int:
+        return self.fees_cents + self.contributions_cents + self.skunk_coins_cents
+
+    @property
+    def paid_out_cents(self) -> int:
+        return self.payouts_cents + self.side_pot_wins_cents
+
+    @property
+    def carried_cents(self) -> int:
+        return self.collected_cents - self.paid_out_cents
+
+
+def session_cash_box(session: Session, settlement: Settlement | None = None) -> CashBox:
+    """The session's cash box from the money actually taken (check-ins and skunk coins marked
+    paid) and, once settled, the current settlement's payouts and side-pot wins."""
+    paid = Q(paid_at__isnull=False)
+    totals = CheckIn.objects.filter(session=session).aggregate(
+        fees=Coalesce(Sum("fee_cents", filter=paid), 0),
+        owed=Coalesce(Sum(owed_cents_expression(), filter=paid), 0),
+    )
+    coins = SkunkCoin.objects.filter(session=session).aggregate(total=Coalesce(Sum("cents"), 0))[
+        "total"
+    ]
+    box = {
+        "fees_cents": totals["fees"],
+        "contributions_cents": totals["owed"] - totals["fees"],
+        "skunk_coins_cents": coins,
+    }
+    if settlement is None and session.state == SessionState.SETTLED:
+        settlement = current_settlement(session)
+    if settlement is None:
+        return CashBox(**box)
+    payouts = Payout.objects.filter(settlement=settlement).aggregate(
+        total=Coalesce(Sum("amount_cents"), 0)
+    )["total"]
+    wins = sum(pot["won_cents"] for pot in settlement.side_pots)
+    return CashBox(**box, payouts_cents=payouts, side_pot_wins_cents=wins, settled=True)
 
 
 def pot_balance(club, pot: str) -> int:

@@ -8,14 +8,17 @@ Terms (docs/design.md, "The pot and payouts"):
 - ledger: signed rows per club and pot; + is money into the pot, - money out of it. Settling writes
   the fees (+) and payouts (-) of the session pot, and the side pots' coins and wins; reopening
   writes the reversal of each row of the replaced settlement. Every balance is a sum of rows.
-- skunk bank (a club option): each skunk taken in a confirmed result puts one payout coin into
-  the bank, paid by the skunked player at the table; a player who gives a double skunk in the
-  session wins the whole bank (several share it in coins, a cut deciding an odd coin); when nobody
-  does, the bank rolls over to the next session.
+- skunk bank (a club option): each skunk taken in a confirmed result owes one payout coin from
+  the skunked player, taken at the table and marked paid by the organiser (`SkunkCoin`); an
+  unpaid coin blocks settling, and settling books exactly the coins taken; a player who gives a
+  double skunk in the session wins the whole bank (several share it in coins, a cut deciding an
+  odd coin); when nobody does, the bank rolls over to the next session.
 - jackpots (club options, one per hand: 29, 28, 24): each paying player adds the jackpot's
-  contribution, collected with the fee; a hand or crib claim of the session whose count is that
-  hand and whose current outcome accepts it wins the jackpot (several share it); otherwise it
-  rolls over.
+  contribution, recorded on the check-in and collected with the fee; a hand or crib claim of
+  the session whose count is that hand and whose current outcome accepts it wins the jackpot
+  (several share it); otherwise it rolls over.
+- side-pot sheet: each side pot's carried over, money in, winners and amounts, rolled over,
+  stored on the settlement (`Settlement.side_pots`) for the payout sheet.
 
 Locks (club.locking): both services lock the club row first, then the session. The side pots are
 club-wide, so two sessions of one club settled at once take turns: the second sees the first's
@@ -33,10 +36,11 @@ from django.db.models import Sum
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from club.audit import audit_record
-from club.locking import lock_club, locked
-from club.models import CheckIn, Session, SessionState
-from club.services import standings_changed
+from club.audit import audit_record, audit_record_many
+from club.locking import lock_club, lock_session, locked
+from club.models import CheckIn, Player, Session, SessionState
+from club.money import CHECKIN_JACKPOT_FIELDS
+from club.services import session_require_open, standings_changed
 from games.models import ResultLine, ResultState
 from games.selectors import session_standings
 from money.audit import MoneyVerb
@@ -48,9 +52,10 @@ from money.models import (
     Pot,
     Settlement,
     SettlementState,
+    SkunkCoin,
 )
 from money.payout import PayoutPlan, RankedPlayer, plan_payouts
-from money.selectors import accepted_hands, pot_balance, settle_blockers
+from money.selectors import accepted_hands, pot_balance, settle_blockers, skunk_coin_lines
 
 
 def _ledger(
@@ -86,40 +91,79 @@ def _share(settlement, pot: str, kind: str, amount: int, winners: list[int], coi
     return rows, list(plan.steps)
 
 
-def _jackpots(session: Session, settlement: Settlement, paid_players: list[int], seed: int):
-    """Each enabled jackpot's contributions and, when a hand of its count was accepted, its win."""
-    coin = session.house_rules.payout_coin_cents
-    rows, summary = [], {}
-    for hand, contribution in session.house_rules.jackpots.items():
+def _side_pot(pot: str, carried: int, money_in: int, count: int) -> dict:
+    """A side pot's part of the payout sheet, before its winners (`_win` adds them)."""
+    return {
+        "pot": pot,
+        "label": Pot(pot).label,
+        "carried_cents": carried,
+        "in_cents": money_in,
+        "in_count": count,
+        "won_cents": 0,
+        "winners": [],
+        "rolled_cents": carried + money_in,
+        "steps": [],
+    }
+
+
+def _win(settlement, sheet: dict, kind: str, winners: list[int], names: dict, seed: int):
+    """Pay the whole of a side pot to its winners (equal coins, a cut for an odd coin): the
+    ledger rows, with the sheet's winners, amounts and what rolls over filled in."""
+    balance = sheet["carried_cents"] + sheet["in_cents"]
+    if not winners or balance <= 0:
+        return []
+    coin = settlement.session.house_rules.payout_coin_cents
+    rows, sheet["steps"] = _share(settlement, sheet["pot"], kind, balance, winners, coin, seed)
+    sheet["winners"] = [
+        {"player": row.player_id, "name": names.get(row.player_id, ""), "cents": -row.amount_cents}
+        for row in rows
+    ]
+    sheet["won_cents"] = -sum(row.amount_cents for row in rows)
+    sheet["rolled_cents"] = balance - sheet["won_cents"]
+    return rows
+
+
+def _jackpots(session: Session, settlement: Settlement, paid, names: dict, seed: int):
+    """Each jackpot's contributions, as recorded on the paid check-ins (not the rules of today),
+    and, when a hand of its count was accepted, its win. Rows and the sheet's sections."""
+    rows, sheets = [], []
+    for hand, field in CHECKIN_JACKPOT_FIELDS.items():
+        these = list(paid.filter(**{f"{field}__gt": 0}).values_list("player_id", field))
+        if not these and hand not in session.house_rules.jackpots:
+            continue
         pot = JACKPOT_POTS[hand]
-        these = [
-            _ledger(settlement, pot, LedgerKind.JACKPOT_COIN, contribution, pid)
-            for pid in paid_players
-        ]
+        coins = [_ledger(settlement, pot, LedgerKind.JACKPOT_COIN, c, pid) for pid, c in these]
+        sheet = _side_pot(
+            pot,
+            pot_balance(session.club, pot),
+            sum(row.amount_cents for row in coins),
+            len(coins),
+        )
         winners = accepted_hands(session, hand)
-        balance = pot_balance(session.club, pot) + contribution * len(paid_players)
-        info = {"in_cents": contribution * len(paid_players), "balance_cents": balance}
-        if winners and balance > 0:
-            wins, info["steps"] = _share(
-                settlement, pot, LedgerKind.JACKPOT_WIN, balance, winners, coin, seed
-            )
-            these += wins
-            info["winners"] = winners
-        rows += these
-        summary[pot] = info
-    return rows, summary
+        rows += coins + _win(settlement, sheet, LedgerKind.JACKPOT_WIN, winners, names, seed)
+        sheets.append(sheet)
+    return rows, sheets
 
 
-def _skunk_bank(session: Session, settlement: Settlement, seed: int) -> tuple[list, dict]:
-    """The skunk bank's rows for this session, and a summary for the audit and the page."""
-    coin = session.house_rules.payout_coin_cents
+def _skunk_bank(session: Session, settlement: Settlement, names: dict, seed: int):
+    """The skunk bank's rows for this session: exactly the coins taken (SkunkCoin rows; the
+    blockers made sure they are the coins owed), and the win of a double skunk. Rows and the
+    sheet's section."""
+    coins = [
+        _ledger(settlement, Pot.SKUNK_BANK, LedgerKind.SKUNK_COIN, cents, player_id)
+        for player_id, cents in SkunkCoin.objects.filter(session=session)
+        .order_by("game_id", "player_id")
+        .values_list("player_id", "cents")
+    ]
+    sheet = _side_pot(
+        Pot.SKUNK_BANK,
+        pot_balance(session.club, Pot.SKUNK_BANK),
+        sum(row.amount_cents for row in coins),
+        len(coins),
+    )
     confirmed = ResultLine.objects.filter(
         result__game__session=session, result__state=ResultState.CONFIRMED
     )
-    rows = [
-        _ledger(settlement, Pot.SKUNK_BANK, LedgerKind.SKUNK_COIN, coin, player_id)
-        for player_id in confirmed.filter(skunked=True).values_list("player_id", flat=True)
-    ]
     double_games = confirmed.filter(double_skunked=True).values("result_id")
     winners = sorted(
         set(
@@ -128,15 +172,8 @@ def _skunk_bank(session: Session, settlement: Settlement, seed: int) -> tuple[li
             )
         )
     )
-    bank = pot_balance(session.club, Pot.SKUNK_BANK) + sum(row.amount_cents for row in rows)
-    summary = {"coins_in": len(rows), "bank_cents": bank, "winners": winners, "won_cents": 0}
-    if winners and bank > 0:
-        wins, summary["steps"] = _share(
-            settlement, Pot.SKUNK_BANK, LedgerKind.SKUNK_BANK_WIN, bank, winners, coin, seed
-        )
-        rows += wins
-        summary["won_cents"] = bank
-    return rows, summary
+    rows = coins + _win(settlement, sheet, LedgerKind.SKUNK_BANK_WIN, winners, names, seed)
+    return rows, sheet
 
 
 def session_settle(
@@ -216,13 +253,17 @@ def session_settle(
             for payout in plan.payouts
             if payout.amount_cents
         ]
-        skunk = None
-        if rules.skunk_bank:
-            skunk_rows, skunk = _skunk_bank(session, settlement, seed)
+        names = dict(Player.objects.filter(club=session.club_id).values_list("pk", "display_name"))
+        side_pots = []
+        if rules.skunk_bank or SkunkCoin.objects.filter(session=session).exists():
+            skunk_rows, skunk = _skunk_bank(session, settlement, names, seed)
             rows += skunk_rows
-        paid_players = list(paid.values_list("player_id", flat=True))
-        jackpot_rows, jackpots = _jackpots(session, settlement, paid_players, seed)
+            side_pots.append(skunk)
+        jackpot_rows, jackpots = _jackpots(session, settlement, paid, names, seed)
         rows += jackpot_rows
+        side_pots += jackpots
+        settlement.side_pots = side_pots
+        settlement.save(update_fields=["side_pots"])
         LedgerEntry.objects.bulk_create(rows)
         session.state = SessionState.SETTLED
         session.save(update_fields=["state"])
@@ -238,11 +279,141 @@ def session_settle(
                 "pot_cents": pot,
                 "payouts": {str(p.player_id): p.amount_cents for p in plan.payouts},
                 "seed": seed,
-                "skunk_bank": skunk,
-                "jackpots": jackpots,
+                "side_pots": side_pots,
             },
         )
     return settlement
+
+
+def _refuse_negative_side_pots(session: Session, settlement: Settlement) -> None:
+    """Reopening reverses what the settlement put into the side pots; when a later session has
+    paid those coins out already (it won the bank), the pot would go below 0: refused, naming the
+    later session to reopen first (a cash box cannot hand back coins it no longer holds)."""
+    rows = settlement.ledger.exclude(kind=LedgerKind.REVERSAL).exclude(pot=Pot.MAIN)
+    put_in = dict(
+        rows.values("pot").annotate(total=Sum("amount_cents")).values_list("pot", "total")
+    )
+    for pot, cents in put_in.items():
+        if pot_balance(session.club, pot) - cents >= 0:
+            continue
+        later = (
+            LedgerEntry.objects.filter(
+                club_id=session.club_id,
+                pot=pot,
+                kind__in=[LedgerKind.SKUNK_BANK_WIN, LedgerKind.JACKPOT_WIN],
+                settlement__state=SettlementState.CURRENT,
+                session__date__gt=session.date,
+            )
+            .select_related("session")
+            .order_by("-session__date")
+            .first()
+        )
+        when = f" ({later.session.date:%d %B %Y})" if later else ""
+        raise ValidationError(
+            f"The {Pot(pot).label.lower()} would go below 0: a later session{when} paid out "
+            "what this one put in. Reopen that session first."
+        )
+
+
+def _skunk_coin_line(session: Session, game_id: int, player_id: int):
+    for line in skunk_coin_lines(session):
+        if line.game_id == game_id and line.player_id == player_id:
+            return line
+    return None
+
+
+def skunk_coin_mark_paid(
+    *, session: Session, game_id: int, player_id: int, actor: AbstractBaseUser
+) -> SkunkCoin:
+    """Record that a skunked player paid the coin owed for a game (who took it, when). Only a
+    coin owed (a skunked line of a confirmed result, the skunk bank on) can be paid; safe to run
+    twice."""
+    with transaction.atomic():
+        session = lock_session(session.pk)
+        session_require_open(session)
+        line = _skunk_coin_line(session, game_id, player_id)
+        if line is None or not line.owed:
+            raise ValidationError("No skunk coin is owed for that game: nothing to take.")
+        if line.coin is not None:
+            return line.coin
+        coin = SkunkCoin.objects.create(
+            session=session,
+            game_id=game_id,
+            player_id=player_id,
+            cents=line.cents,
+            paid_by=actor,
+        )
+        audit_record(
+            actor=actor,
+            action=MoneyVerb.SKUNK_COIN_PAID,
+            obj=coin,
+            club=session.club,
+            data={"session": session.pk, "game": game_id, "player": player_id, "cents": coin.cents},
+        )
+    return coin
+
+
+def skunk_coins_collect(*, session: Session, actor: AbstractBaseUser) -> list[SkunkCoin]:
+    """Mark every skunk coin still owed in the session paid by `actor` at once (the organiser
+    going round the tables; the history builder). Audited one entry per coin."""
+    with transaction.atomic():
+        session = lock_session(session.pk)
+        session_require_open(session)
+        coins = SkunkCoin.objects.bulk_create(
+            SkunkCoin(
+                session=session,
+                game_id=line.game_id,
+                player_id=line.player_id,
+                cents=line.cents,
+                paid_by=actor,
+            )
+            for line in skunk_coin_lines(session)
+            if line.owed and not line.paid
+        )
+        audit_record_many(
+            actor=actor,
+            action=MoneyVerb.SKUNK_COIN_PAID,
+            club=session.club,
+            entries=[
+                (
+                    coin,
+                    {
+                        "session": session.pk,
+                        "game": coin.game_id,
+                        "player": coin.player_id,
+                        "cents": coin.cents,
+                    },
+                )
+                for coin in coins
+            ],
+        )
+    return coins
+
+
+def skunk_coin_hand_back(*, coin: SkunkCoin, actor: AbstractBaseUser) -> None:
+    """Undo a coin marked paid: by mistake, or because a correction took the skunk away. The
+    coin goes back to the player; the audit entry keeps who had taken it and when."""
+    with transaction.atomic():
+        session = lock_session(coin.session_id)
+        session_require_open(session)
+        coin = SkunkCoin.objects.filter(pk=coin.pk, session=session).first()
+        if coin is None:  # handed back already
+            return
+        audit_record(
+            actor=actor,
+            action=MoneyVerb.SKUNK_COIN_RETURNED,
+            obj=coin,
+            club=session.club,
+            data={
+                "session": session.pk,
+                "game": coin.game_id,
+                "player": coin.player_id,
+                "cents": coin.cents,
+                "paid_at": coin.paid_at,
+                "paid_by": coin.paid_by_id,
+            },
+        )
+        coin.delete()
 
 
 def session_reopen(*, session: Session, actor: AbstractBaseUser, reason: str) -> Session:
@@ -268,6 +439,7 @@ def session_reopen(*, session: Session, actor: AbstractBaseUser, reason: str) ->
             )
             for row in settlement.ledger.exclude(kind=LedgerKind.REVERSAL)
         ]
+        _refuse_negative_side_pots(session, settlement)
         LedgerEntry.objects.bulk_create(reversals)
         Settlement.objects.filter(pk=settlement.pk).update(
             state=SettlementState.REPLACED,

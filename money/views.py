@@ -10,6 +10,7 @@ from django.contrib import messages
 from django.contrib.auth.mixins import PermissionRequiredMixin
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.defaultfilters import pluralize
 from django.urls import reverse
 from django.views.generic import View
 from django.views.generic.base import TemplateResponseMixin
@@ -18,17 +19,19 @@ from django_tables2 import SingleTableMixin
 
 from club.export import CsvExportMixin
 from club.models import Player, SessionState
+from club.templatetags.pegboard import cents
 from club.web import ClampedPaginator, ClubMixin, SessionMixin
 from money import services
 from money.filters import LedgerFilter
 from money.forms import ReopenForm
-from money.models import Pot
+from money.models import Pot, SkunkCoin
 from money.selectors import (
     club_ledger_entries,
     current_settlement,
     ledger_total,
     player_money,
     pot_balances,
+    session_cash_box,
 )
 from money.tables import LedgerTable
 
@@ -50,6 +53,53 @@ class SessionSettleView(PermissionRequiredMixin, SessionMixin, View):
             return redirect(reverse("web:session", args=[session.pk]) + "#settle")
         messages.success(request, "Session settled: the payouts are below.")
         return redirect("money:settlement", pk=session.pk)
+
+
+class SkunkCoinView(PermissionRequiredMixin, SessionMixin, View):
+    """POST-only buttons of the session page's skunk coins: take one, take all, hand one back.
+    Whoever takes the fees takes the coins."""
+
+    permission_required = "club.change_checkin"
+
+    def act(self, session):  # pragma: no cover - each view says what it does
+        raise NotImplementedError
+
+    def post(self, request, *args, **kwargs):
+        session = self.get_session()
+        try:
+            message = self.act(session)
+        except ValidationError as error:
+            for text in error.messages:
+                messages.error(request, text)
+        else:
+            messages.success(request, message)
+        return redirect(reverse("web:session", args=[session.pk]) + "#skunk-coins")
+
+
+class SkunkCoinPaidView(SkunkCoinView):
+    def act(self, session):
+        player = get_object_or_404(Player, pk=self.kwargs["player"], club=self.club)
+        coin = services.skunk_coin_mark_paid(
+            session=session,
+            game_id=self.kwargs["game"],
+            player_id=player.pk,
+            actor=self.request.user,
+        )
+        return f"{player} paid a skunk coin of {cents(coin.cents)}."
+
+
+class SkunkCoinsCollectView(SkunkCoinView):
+    def act(self, session):
+        coins = services.skunk_coins_collect(session=session, actor=self.request.user)
+        total = sum(coin.cents for coin in coins)
+        return f"{len(coins)} skunk coin{pluralize(len(coins))} taken: {cents(total)}."
+
+
+class SkunkCoinBackView(SkunkCoinView):
+    def act(self, session):
+        coin = get_object_or_404(SkunkCoin, pk=self.kwargs["coin"], session=session)
+        services.skunk_coin_hand_back(coin=coin, actor=self.request.user)
+        return f"{coin.player}'s skunk coin of {cents(coin.cents)} handed back."
 
 
 class SettlementView(PermissionRequiredMixin, SessionMixin, View):
@@ -75,6 +125,8 @@ class SettlementView(PermissionRequiredMixin, SessionMixin, View):
             "cuts": cuts,
             "reopen_form": ReopenForm() if request.user.has_perm("money.settle_session") else None,
             "history": session.settlements.exclude(pk=current.pk if current else None),
+            "cash_box": session_cash_box(session, current) if current else None,
+            "side_pots": current.side_pots if current else [],
         }
         return render(request, self.template_name, context)
 

@@ -72,6 +72,7 @@ CLUB_ROWS: dict[str, str] = {
     "money.settlement": "session__club",
     "money.payout": "settlement__session__club",
     "money.ledgerentry": "club",
+    "money.skunkcoin": "session__club",
     "club.auditentry": "club",
 }
 # Models of those apps that belong to no club, and why they are not backed up.

@@ -70,6 +70,7 @@ AGREEMENTS: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {
     "games.sessiontotal": [(("club",), ("session", "club")), (("date",), ("session", "date"))],
     "scoring.ruling": [(("result", "game"), ("dispute", "claim", "game"))],
     "money.ledgerentry": [(("session",), ("settlement", "session"))],
+    "money.skunkcoin": [(("session",), ("game", "session"))],
 }
 
 

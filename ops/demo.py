@@ -34,7 +34,7 @@ from club import services as club_services
 from club.models import Club, Player, Session
 from games import services as game_services
 from games.models import Game, Seat
-from money.services import session_settle
+from money.services import session_settle, skunk_coins_collect
 from scoring import services as scoring_services
 from scoring.engine import DECK, is_possible_hand_total, score_hand
 from scoring.models import ClaimKind, RulingDecision
@@ -48,6 +48,9 @@ JUDGE_PLAYS = 0.3  # chance that a judge plays in a session
 SKILL_WEIGHT = 0.9  # how much a point of skill difference tilts a game
 SKUNK, DOUBLE_SKUNK = 1 / 8, 1 / 50  # share of games whose (worst) loser is skunked
 
+# The demo club's side pots: the skunk bank, and a jackpot for each big hand (cents a player).
+SIDE_POTS = {"skunk_bank": True, "jackpot_29_cents": 10, "jackpot_28_cents": 10}
+SIDE_POTS["jackpot_24_cents"] = 5
 ORGANISER, CONFIRMER, JUDGE, DISPUTANT = "organiser", "organiser2", "judge", "player"
 JUDGE_USERS = ("judge", "judge2")
 
@@ -301,6 +304,8 @@ class _Builder:
                     game=game, actor=self.organiser, scores=self.scores(sides)
                 )
                 game_services.result_confirm(result=draft, actor=self.confirmer)
+        # The skunked pay their coins into the skunk bank at the table (issue 14).
+        skunk_coins_collect(session=session, actor=self.organiser)
         session_settle(session=session, actor=self.organiser, seed=rng.randrange(2**31))
         return session
 
@@ -318,6 +323,8 @@ def build_demo_season(
     rng = random.Random(seed)
     with transaction.atomic():
         builder = _Builder(club=club, rng=rng)
+        # The side pots (issue 14): the season's payout sheets show them.
+        club_services.club_update_rules(club=club, actor=builder.organiser, **SIDE_POTS)
         dates = season_dates(weekday=club.session_weekday, today=today, rng=rng, sessions=sessions)
         stories = _plan_stories(rng, len(dates))
         for date, story in zip(dates, stories, strict=True):

@@ -10,6 +10,8 @@ Terms:
   confirmed, a third entered as drafts), with disputes waiting for a judge, so the open-session
   pages and the judges' queue have work in them. Every earlier session is settled.
 - turnout: each player's chance of coming on a given week (0.85 to 1.0), so about 37 of 40 come.
+- side pots: the skunk bank and the 29, 28 and 24 jackpots, as the demo club runs them; every
+  check-in pays the fee and the contributions, every skunked player their coin.
 - claims per session: a few accepted hands and cribs, now and then an over-claim, a muggins call,
   a dispute (ruled; some appealed and ruled again), and the big hands (24, 28, rarely a 29).
 
@@ -38,8 +40,8 @@ from club.models import Club, Player, Session
 from club.roles import JUDGES, ORGANISERS, PLAYERS
 from games import services as game_services
 from games.models import Game, Round, Seat
-from money.services import session_settle
-from ops.demo import HAND_29, STORY_HANDS, game_scores, random_hand
+from money.services import session_settle, skunk_coins_collect
+from ops.demo import HAND_29, SIDE_POTS, STORY_HANDS, game_scores, random_hand
 from scoring import services as scoring_services
 from scoring.engine import is_possible_hand_total, score_hand
 from scoring.models import ClaimKind, RulingDecision
@@ -131,8 +133,17 @@ def _people_names(rng: random.Random, count: int) -> list[str]:
 
 
 class _History:
-    def __init__(self, *, club: Club, rng: random.Random, players: list[Player], staff: dict):
+    def __init__(
+        self,
+        *,
+        club: Club,
+        rng: random.Random,
+        players: list[Player],
+        staff: dict,
+        rounds: int = ROUNDS,
+    ):
         self.club = club
+        self.rounds = rounds
         self.rng = rng
         self.players = players
         self.organiser, self.confirmer = staff["organisers"]
@@ -148,7 +159,7 @@ class _History:
         club_services.checkins_create(
             session=session, actor=self.organiser, players=came, paid=True
         )
-        rounds = 3 if this_morning else ROUNDS
+        rounds = 3 if this_morning else self.rounds
         stories = self.plan(this_morning)
         for number in range(1, rounds + 1):
             round_ = game_services.round_draw(
@@ -167,6 +178,8 @@ class _History:
             self.report.games += len(scores)
         self.report.sessions += 1
         if not this_morning:
+            # The skunked pay their coins at the table; this morning's are still owed.
+            skunk_coins_collect(session=session, actor=self.organiser)
             session_settle(session=session, actor=self.organiser, seed=rng.randrange(2**31))
             self.report.settled += 1
         return session
@@ -178,7 +191,7 @@ class _History:
         stories += [story for story, chance in CHANCE.items() if rng.random() < chance]
         if this_morning:
             stories += ["dispute"] * OPEN_DISPUTES
-        last = 3 if this_morning else ROUNDS
+        last = 3 if this_morning else self.rounds
         return [(story, rng.randint(1, last)) for story in stories]
 
     def seating(self, round_: Round) -> tuple[dict[int, Game], dict[int, list[Player]]]:
@@ -286,12 +299,18 @@ def build_history(
     slug: str = "history",
     today: dt.date | None = None,
     progress: Callable[[str], None] | None = None,
+    rounds: int = ROUNDS,
+    weeks_apart: int = 1,
 ) -> HistoryReport:
     """Create the history club and play `years` years of Thursdays through the services.
 
     One transaction per session (and one for the club and its people), so a long build that is
-    stopped leaves whole sessions. A slug already taken is a ValidationError.
+    stopped leaves whole sessions. A slug already taken is a ValidationError. `rounds` (per
+    settled session, 1 to 6) and `weeks_apart` (1: every week) make a cheaper history of the
+    same length for the tests (issue 14's cash box test: ten years, every eighth week).
     """
+    if not 1 <= rounds <= ROUNDS or weeks_apart < 1:
+        raise ValidationError(f"Give 1 to {ROUNDS} rounds and at least 1 week apart.")
     if years < 1 or players < 4:
         raise ValidationError("A history needs at least 1 year and 4 players.")
     if Club.objects.filter(slug=slug).exists():
@@ -306,6 +325,7 @@ def build_history(
             name=f"History Club {slug} ({years} years)",
             slug=slug,
             rounds_per_session=ROUNDS,
+            **SIDE_POTS,
         )
         staff = _staff(club)
         organiser = staff["organisers"][0]
@@ -323,8 +343,9 @@ def build_history(
                     club=club, actor=organiser, display_name=name, user=user
                 )
             )
-    history = _History(club=club, rng=rng, players=roster, staff=staff)
+    history = _History(club=club, rng=rng, players=roster, staff=staff, rounds=rounds)
     days = meeting_days(weekday=club.session_weekday, today=today, years=years)
+    days = days[::-1][::weeks_apart][::-1]  # this morning stays the last
     for index, day in enumerate(days):
         with transaction.atomic():
             history.session(day, this_morning=index == len(days) - 1)

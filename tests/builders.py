@@ -1,9 +1,10 @@
 """Builders that drive the real services to make whole sessions for tests.
 
-Terms: `run_session` opens a session, checks players in (paying their fees unless told not to),
-draws rounds and enters and confirms every result, with scores from a seeded random source or a
-`scores(game)` function. `make_table` opens a session with one logged-in player per role and
-draws round 1: a single 2-player game (a *table*), its players and users listed by side.
+Terms: `run_session` opens a session, checks players in (paying their fees, and with the skunk
+bank on their skunk coins, unless told not to), draws rounds and enters and confirms every
+result, with scores from a seeded random source or a `scores(game)` function. `make_table`
+opens a session with one logged-in player per role and draws round 1: a single 2-player game
+(a *table*), its players and users listed by side.
 """
 
 import datetime as dt
@@ -14,6 +15,7 @@ from club import services as club_services
 from club.models import Player, Session
 from games import services as game_services
 from games.models import Game
+from money.services import skunk_coins_collect
 from tests.factories import ClubFactory, PlayerFactory, UserFactory
 
 
@@ -49,6 +51,8 @@ def run_session(
                 these[rng.randrange(game.side_count)] = 121
             draft = game_services.result_enter(game=game, actor=organiser, scores=these)
             game_services.result_confirm(result=draft, actor=confirmer)
+    if pay and session.house_rules.skunk_bank:  # the skunked pay their coins at the table
+        skunk_coins_collect(session=session, actor=organiser)
     return session
 
 

@@ -37,7 +37,12 @@ from club.web import (
 )
 from games.selectors import session_result_lines, session_rounds, session_standings
 from games.tables import SessionResultTable, StandingTable
-from money.selectors import settle_blockers
+from money.selectors import (
+    current_settlement,
+    session_cash_box,
+    settle_blockers,
+    skunk_coin_lines,
+)
 
 
 class HomeView(ClubMixin, TemplateView):
@@ -86,6 +91,12 @@ class SessionPageMixin(PageMixin, PermissionRequiredMixin, SessionMixin):
             "next_round": session.rounds.count() + 1,
             "can_settle": user.has_perm("money.settle_session") and session.is_open,
         }
+        if context["show_fees"]:
+            settlement = current_settlement(session) if not session.is_open else None
+            context["cash_box"] = session_cash_box(session, settlement)
+            context["side_pots"] = settlement.side_pots if settlement else []
+            context["skunk_coins"] = skunk_coin_lines(session)
+            context["can_collect"] = user.has_perm("club.change_checkin") and session.is_open
         if context["can_settle"]:
             context["blockers"] = settle_blockers(session)
         if context["can_manage"]:
@@ -138,7 +149,7 @@ class CheckInActionView(SessionPageMixin, View):
         try:
             if self.action == "paid":
                 services.fee_mark_paid(checkin=checkin, actor=request.user)
-                messages.success(request, f"{checkin.player} paid {cents(checkin.fee_cents)}.")
+                messages.success(request, f"{checkin.player} paid {cents(checkin.owed_cents)}.")
             elif self.action == "unpaid":
                 services.fee_mark_unpaid(checkin=checkin, actor=request.user)
                 messages.success(request, f"{checkin.player}'s payment taken back.")

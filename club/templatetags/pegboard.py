@@ -2,6 +2,8 @@
 
 from django import template
 
+from club.money import format_cents
+
 register = template.Library()
 
 
@@ -9,10 +11,4 @@ register = template.Library()
 def cents(value) -> str:
     if value is None or value == "":
         return ""
-    amount = int(value)
-    sign = "-" if amount < 0 else ""
-    amount = abs(amount)
-    if amount < 100:
-        return f"{sign}{amount}¢"
-    dollars, rest = divmod(amount, 100)
-    return f"{sign}${dollars:,}.{rest:02d}"
+    return format_cents(int(value))

@@ -1,6 +1,7 @@
 """Settling in the browser, on the demo club (issue 6's "done when"): the organiser settles a
 finished session, prints a payout sheet whose amounts add up to the pot, and the ledger shows the
-skunk bank rolling over (a skunk but no double skunk)."""
+skunk bank rolling over (a skunk but no double skunk). Issue 14: the skunked player's coin blocks
+settling until it is marked paid, and the sheet has a section per side pot."""
 
 import random
 
@@ -67,10 +68,30 @@ def test_settle_print_and_the_skunk_bank_rolls_over(
     page.get_by_role("button", name="Log in").click()
 
     page.goto(f"{live_server.url}/club/sessions/{finished_session.pk}/#settle")
+    # Issue 14: the skunked player's coin is owed, a blocker linking to the skunk coins.
+    blockers = page.get_by_test_id("blockers")
+    expect(blockers).to_contain_text("Skunk coins not paid")
+    blockers.get_by_role("link", name="Go there").last.click()
+    page.get_by_role("button", name="Mark all owed paid").click()
+    expect(page.get_by_role("status")).to_contain_text("1 skunk coin taken: 25¢")
+    # Each check-in paid the fee and the demo's three jackpot contributions: 50¢ a player.
+    expect(page.get_by_test_id("cash-box")).to_contain_text("collected $6.75")
     page.get_by_role("button", name="Settle the session").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Payouts")
     pot = cents(page.get_by_test_id("pot").inner_text())
     assert pot == 13 * 25
+    bank = page.get_by_test_id("side-pot-skunk_bank")
+    expect(bank.get_by_test_id("money-in")).to_have_text("25¢")
+    expect(bank.get_by_test_id("carried")).to_have_text(
+        cents_text(finished_session.skunk_bank_before)
+    )
+    expect(page.get_by_test_id("side-pot-jackpot_29").get_by_test_id("money-in")).to_have_text(
+        "$1.30"
+    )
+    expect(page.get_by_test_id("cash-collected")).to_have_text("$6.75")
+    page.set_viewport_size({"width": 1280, "height": 900})
+    screenshot(page, "payout-sheet-desktop")
+    page.set_viewport_size({"width": 390, "height": 844})
     amounts = [
         cents(t)
         for t in page.get_by_test_id("payouts").locator("tbody td:nth-child(3)").all_inner_texts()

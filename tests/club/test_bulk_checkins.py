@@ -98,8 +98,13 @@ def test_the_audit_entries_are_the_ones_the_single_call_services_write(session, 
     assert sorted(e.object_id for e in fee_entries) == sorted(by_object)
     expected_checkin = entry_shape(single_checkin_entry, single)
     expected_fee = entry_shape(single_fee_entry, single)
-    assert expected_checkin[-1] == {"session": session.pk, "fee_cents": 50, "from_round": 1}
-    assert expected_fee[-1] == {"fee_cents": 50}
+    assert expected_checkin[-1] == {
+        "session": session.pk,
+        "fee_cents": 50,
+        "owed_cents": 50,  # the fee and any jackpot contributions (issue 14)
+        "from_round": 1,
+    }
+    assert expected_fee[-1] == {"fee_cents": 50, "owed_cents": 50}
     for entry in checkin_entries:
         assert entry_shape(entry, by_object[entry.object_id]) == expected_checkin
     for entry in fee_entries:

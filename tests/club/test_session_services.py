@@ -161,6 +161,7 @@ def test_check_in_owes_the_fee_of_the_session_snapshot():
         "session": session.pk,
         "player": player.pk,
         "fee_cents": 30,
+        "owed_cents": 30,  # the fee and any jackpot contributions (issue 14)
         "from_round": 1,
     }
 
@@ -286,7 +287,7 @@ def test_mark_paid_records_who_took_the_money_and_when():
     [entry] = audits(ClubVerb.FEE_PAID)
     assert entry.actor == treasurer
     assert entry.object_id == str(checkin.pk)
-    assert entry.data == {"fee_cents": 25, "player": checkin.player_id}
+    assert entry.data == {"fee_cents": 25, "owed_cents": 25, "player": checkin.player_id}
 
 
 def test_mark_paid_twice_is_one_payment_and_one_audit_row():
@@ -408,6 +409,7 @@ def test_undo_before_any_game_removes_the_check_in_and_logs_the_fee(paid, return
         "session": session.pk,
         "player": checkin.player_id,
         "fee_cents": 25,
+        "owed_cents": 25,
         "fee_returned_cents": returned,
     }
     assert session_fee_totals(session).collected_cents == 0

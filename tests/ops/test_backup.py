@@ -147,25 +147,29 @@ def test_export_import_round_trip(tmp_path):
 def as_written_before_the_money_app(text: str) -> str:
     """A backup as the same format version wrote it when the money models were club's: their
     rows, content types and permissions named by the club app (and the settle permission on
-    the session)."""
+    the session). Models new in the money app since (SkunkCoin, issue 14) keep their names."""
+    moved = {"settlement", "payout", "ledgerentry"}
+
+    def old_name(label: str) -> str:
+        app, model = label.split(".")
+        return f"club.{model}" if app == "money" and model in moved else label
+
     document = json.loads(text)
     for row in document["objects"]:
-        if row["model"].startswith("money."):
-            row["model"] = "club." + row["model"].split(".")[1]
-        if row["fields"].get("content_type", [""])[0] == "money":
-            row["fields"]["content_type"] = ["club", row["fields"]["content_type"][1]]
+        row["model"] = old_name(row["model"])
+        content_type = row["fields"].get("content_type", [""])
+        if content_type[0] == "money" and content_type[1] in moved:
+            row["fields"]["content_type"] = ["club", content_type[1]]
         if row["model"] == "auth.user":
             row["fields"]["user_permissions"] = [
                 ["settle_session", "club", "session"]
                 if key == ["settle_session", "money", "settlement"]
                 else [key[0], "club", key[2]]
-                if key[1] == "money"
+                if key[1] == "money" and key[2] in moved
                 else key
                 for key in row["fields"]["user_permissions"]
             ]
-    document["counts"] = {
-        label.replace("money.", "club."): count for label, count in document["counts"].items()
-    }
+    document["counts"] = {old_name(label): count for label, count in document["counts"].items()}
     return json.dumps(document)
 
 
@@ -177,7 +181,7 @@ def test_a_backup_written_before_the_money_app_still_restores(tmp_path):
     before = answers(club)
     text = export_text()
     old = as_written_before_the_money_app(text)
-    assert '"club.settlement"' in old and '"money.' not in old
+    assert '"club.settlement"' in old and '"money.settlement"' not in old
     assert '["view_ledgerentry", "club", "ledgerentry"]' in old
     path = tmp_path / "old.json"
     path.write_text(old, encoding="utf-8")

@@ -272,6 +272,34 @@ def session_reopen(w: World) -> Target:
     return Target(reverse("money:session_reopen", args=[w.session.pk]), w.organiser, fields, valid)
 
 
+def skunk_bank_on(w: World) -> None:
+    """The world's session runs the skunk bank and its games are confirmed, table 1's loser
+    skunked (80 is under the skunk line of 91): a coin is owed."""
+    rules = {**w.session.rules, "skunk_bank": True}
+    Session.objects.filter(pk=w.session.pk).update(rules=rules)
+    w.session.refresh_from_db()
+    w.session.__dict__.pop("house_rules", None)
+    confirm_all(w, scores=(121, 80))
+
+
+def skunk_coin_paid(w: World) -> Target:
+    skunk_bank_on(w)
+    loser = w.seat_players()[1]
+    url = reverse("money:skunk_coin_paid", args=[w.session.pk, w.game.pk, loser.pk])
+    return Target(url, w.organiser)
+
+
+def skunk_coins_collect(w: World) -> Target:
+    skunk_bank_on(w)
+    return Target(reverse("money:skunk_coins_collect", args=[w.session.pk]), w.organiser)
+
+
+def skunk_coin_back(w: World) -> Target:
+    skunk_bank_on(w)
+    (coin, *_) = club_settlement.skunk_coins_collect(session=w.session, actor=w.organiser)
+    return Target(reverse("money:skunk_coin_back", args=[w.session.pk, coin.pk]), w.organiser)
+
+
 def claim_new(w: World) -> Target:
     seated = [(p.pk, p.display_name) for p in w.seat_players()]
     first, second = (str(pk) for pk, _ in seated)
@@ -389,6 +417,9 @@ TARGETS: dict[str, Callable[[World], Target]] = {
     "web:checkin_undo": checkin_action("undo"),
     "money:session_settle": session_settle,
     "money:session_reopen": session_reopen,
+    "money:skunk_coin_paid": skunk_coin_paid,
+    "money:skunk_coins_collect": skunk_coins_collect,
+    "money:skunk_coin_back": skunk_coin_back,
     "games:round_draw": round_draw,
     "games:round_swap": round_swap,
     "games:round_withdraw": round_withdraw,

@@ -9,7 +9,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from club.audit import ClubVerb
 from club.models import AuditEntry, CheckIn, Club, Player, Session
 from games.models import Game, Result, Round
-from money.models import LedgerEntry, Settlement
+from money.models import LedgerEntry, Settlement, SkunkCoin
 from scoring import services
 from scoring.models import Claim, Dispute
 from tests.conftest import ROLES
@@ -82,6 +82,10 @@ PAGES = {
     "money:session_settle": (LOGIN, 403, 403, 405, 403, 405, 403),
     "money:settlement": (LOGIN, 200, 200, 200, 404, 404, 403),
     "money:session_reopen": (LOGIN, 403, 403, 405, 403, 405, 403),
+    # Skunk coins (issue 14): taken and handed back by whoever takes the fees.
+    "money:skunk_coin_paid": (LOGIN, 403, 403, 405, 403, 405, 403),
+    "money:skunk_coins_collect": (LOGIN, 403, 403, 405, 403, 405, 403),
+    "money:skunk_coin_back": (LOGIN, 403, 403, 405, 403, 405, 403),
     "money:ledger": (LOGIN, 403, 403, 200, 403, 200, 403),
     "money:player_money": (LOGIN, 403, 403, 200, 404, 404, 403),  # a player sees only their own
     "scoring:claim_new": (LOGIN, 403, 403, 200, 404, 404, 403),  # players: only at their own table
@@ -118,6 +122,7 @@ PK_OBJECT = {
     "web:checkin": "session",
     "money:session": "session",
     "money:settlement": "session",
+    "money:skunk": "session",
     "money:player": "player",
     "games:round_draw": "session",
     "games:round_withdraw": "session",
@@ -150,7 +155,15 @@ def url_for(name: str, club: Club) -> str:
         starter="JH",
     )
     dispute = Dispute.objects.create(claim=claim, opened_by=seat.player, statement="No")
+    coin = SkunkCoin.objects.create(
+        session=session,
+        game=result.game,
+        player=checkin.player,
+        cents=25,
+        paid_by=UserFactory(role="organisers", club=club),
+    )
     objects = {
+        "coin": coin,
         "player": checkin.player,
         "session": session,
         "checkin": checkin,

@@ -18,6 +18,7 @@ from games.draw.budgets import (
     _Steps,
 )
 from games.draw.exact import _branch_and_bound
+from games.draw.feasible import _exact_round
 from games.draw.local import _polish, _random_round
 from games.draw.planner import _horizon, _Lookahead, _repeat_free_rounds, _search
 from games.draw.problem import _build_problem, _lower_bound, _Problem
@@ -38,10 +39,15 @@ def _first_round(
 
 
 def _choose_round(
-    problem: _Problem, rounds_remaining: int, rng: _Chance
+    problem: _Problem, rounds_remaining: int, rng: _Chance, seed: int
 ) -> tuple[tuple[int, ...], ...]:
     """The round to draw; see ``draw_round`` for the order of preference."""
     horizon, witness = _horizon(problem, rounds_remaining, rng)
+    if witness is None:
+        # The budgeted planner found no repeat-free round: make sure there is none. Its own
+        # stream of chance, so that every draw the planner settles is the same as before.
+        witness = _exact_round(problem, _Chance(2 * seed + 1))
+        horizon = 1 if witness is not None else 0
     accept = _Lookahead(problem, horizon - 1, rng)
     if witness is not None and problem.shape.fours:
         # Partners second: keep the same horizon free of partner repeats too, if possible.
@@ -76,7 +82,7 @@ def _choose_round(
         best, complete = _branch_and_bound(problem, allowed, rng, best, accept)
         complete = complete and not accept.unsure
         cost = problem.round_cost(best)
-    if cost > bound and not complete:
+    if cost > bound and not complete and not accept.spent:
         polished, polished_cost = _polish(problem, best, bound, rng)
         if polished_cost < cost and accept(polished):
             best = polished
@@ -108,8 +114,10 @@ def draw_round(
     The shapes come from ``table_sizes`` and the 3-table is always fair (hard rule). Among the
     fair draws it returns the cheapest it finds, comparing in this order:
 
-    1. this round has no session repeat if any fair draw has none; and then it also keeps
-       the next ``horizon - 1`` rounds repeat-free (``rounds_remaining`` includes this round);
+    1. this round has no session repeat if any fair draw has none (an exact search,
+       ``games.draw.feasible``, makes sure when the budgeted planner found none); and then it
+       also keeps the next ``horizon - 1`` rounds repeat-free (``rounds_remaining`` includes
+       this round);
        otherwise fewest session repeats, then fewest earlier meetings of those pairs;
     2. fewest partner repeats (partners mode), then fewest earlier partnerships of those pairs;
     3. fewest season repeats, then fewest season meetings of those pairs;
@@ -124,7 +132,7 @@ def draw_round(
     history = history if history is not None else DrawHistory()
     rng = _Chance(seed)
     problem = _build_problem(ids, mode, history)
-    groups = _choose_round(problem, rounds_remaining, rng)
+    groups = _choose_round(problem, rounds_remaining, rng, seed)
     return _make_draw(seed=seed, mode=mode, seatings=_seat(groups, ids, mode, rng), history=history)
 
 

@@ -17,7 +17,8 @@ import random
 EXACT_LIMIT = 16
 
 # Step budgets (counted, never timed, so that a draw replays identically on any machine).
-_PLAN_STEPS = 30_000  # finding the horizon and a first repeat-free round
+_PLAN_STEPS = 100_000  # finding the horizon and a first repeat-free round
+_EXACT_STEPS = 1_000_000  # the exact search for one repeat-free round, when the others failed
 _CHECK_STEPS = 3_000  # one "can the rest of the session still be repeat-free?" check
 _CHECKS_STEPS = 30_000  # all such checks of one draw together
 _SEARCH_STEPS = 100_000  # the branch and bound, counted in candidate tables looked at

@@ -38,6 +38,8 @@ def _branch_and_bound(
             best[0], best[1] = cost, found
             if cost <= bound:
                 raise _Enough
+        elif getattr(accept, "spent", False):
+            raise _Enough  # the lookahead refuses everything from now on: nothing can win
 
     def fill(free: int, fours: int, twos: int, cost: int, rest_bound: int, groups: list) -> None:
         if not free:

@@ -294,6 +294,11 @@ class _Lookahead:
         self.pool = _Steps(_CHECKS_STEPS)
         self.unsure = False
 
+    @property
+    def spent(self) -> bool:
+        """Every further check would refuse: the checks' steps are used up."""
+        return self.rounds > 0 and self.pool.left <= 0
+
     def __call__(self, groups: Sequence[tuple[int, ...]]) -> bool:
         if self.rounds <= 0:
             return True

@@ -27,6 +27,22 @@ def test_bench_prints_the_figures_as_json():
     assert report["targets"]["all"] == all(
         value for key, value in report["targets"].items() if key != "all"
     )
+    assert report["draw"]["players"] == 100 and report["draw"]["rounds"] == 2
+    assert "draw_100_players_under_300_ms" in report["targets"]
+
+
+def test_bench_draw_times_only_the_draw():
+    """`manage.py bench --draw`: six rounds of 100 players, each mode, with and without a season
+    (issue 14: the draw under 0.3 s for 100 players)."""
+    out = io.StringIO()
+    call_command("bench", "--draw", stdout=out)
+    report = json.loads(out.getvalue())
+    assert set(report) == {"draw"}
+    draw = report["draw"]
+    for part in ("singles_no_season", "singles_season", "partners_no_season", "partners_season"):
+        assert len(draw[part]["rounds_ms"]) == 6
+        assert 0 < draw[part]["median_ms"] <= draw[part]["max_ms"] <= draw["max_ms"]
+    assert draw["under_target"] == (draw["max_ms"] < 300)
 
 
 def test_the_history_benchmarks_run_end_to_end(monkeypatch):

@@ -6,7 +6,9 @@ query counts and render times on 1 and on 10 years of history, ops.benchmarks),
 `sqlite_writes` (gunicorn on a SQLite file with the demo club, phones checking players in and
 posting results at once: writes per second and errors, ops.sqlite_writes),
 `hand_counter` (the counter page rendered through Django's test client, in-process, warm: median
-and 95th-percentile milliseconds per request), `engine` (the scoring engine's own figures,
+and 95th-percentile milliseconds per request), `draw` (six rounds of 100 players drawn in a row,
+each mode, with and without a season of earlier meetings: milliseconds per round, ops.draw_bench;
+`--draw` runs this section alone), `engine` (the scoring engine's own figures,
 `scoring.engine.bench`) and `targets` (each target and whether it holds). Timings are wall-clock
 on this machine and noisy: compare figures from one run with each other, not across runs.
 
@@ -26,7 +28,7 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 from django.test import Client
 
-from ops import benchmarks, sqlite_writes
+from ops import benchmarks, draw_bench, sqlite_writes
 from scoring.engine.bench import run_benchmarks
 
 COUNTER_HANDS = [
@@ -83,6 +85,9 @@ class Command(BaseCommand):
             help="(child run) prepare this database for the sqlite_writes bench",
         )
         parser.add_argument("--no-season", action="store_true", help=argparse.SUPPRESS)
+        parser.add_argument(
+            "--draw", action="store_true", help="time only the draw (100 players, both modes)"
+        )
 
     def handle(self, *args, quick: bool, **options):
         if options["pages"]:
@@ -97,6 +102,9 @@ class Command(BaseCommand):
                 call_command("collectstatic", interactive=False, **quiet)
             call_command("load_demo", season=not options["no_season"], **quiet)
             self.stdout.write(json.dumps(sqlite_writes.prepare(options["writes_setup"])))
+            return
+        if options["draw"]:
+            self.stdout.write(json.dumps({"draw": draw_bench.draw_benchmarks()}, indent=2))
             return
         small, large = options["years"]
         if not 1 <= small < large <= 50:
@@ -115,6 +123,8 @@ class Command(BaseCommand):
             report["sqlite_writes"] = sqlite_writes.sqlite_writes()
         self.stderr.write("timing the hand counter and the engine ...")
         report["hand_counter"] = time_counter(requests)
+        self.stderr.write("timing the draw ...")
+        report["draw"] = draw_bench.draw_benchmarks(rounds=2 if quick else draw_bench.ROUNDS)
         report["engine"] = run_benchmarks(hands=hands, play_phases=phases)
         report["targets"] = targets(report)
         self.stdout.write(json.dumps(report, indent=2))
@@ -127,6 +137,7 @@ def targets(report: dict) -> dict:
             report["engine"]["score_hand_per_second"] >= 200_000
         ),
         "distributions_under_5_seconds": report["engine"]["distribution_seconds"] < 5,
+        f"draw_100_players_under_{draw_bench.TARGET_MS}_ms": report["draw"]["under_target"],
     }
     if "pages" in report:
         pages = report["pages"].values()

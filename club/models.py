@@ -488,8 +488,7 @@ class Session(models.Model):
         return f"{self.club} {self.date:%a %d %b %Y}"
 
     @property
-    def season(self) -> int:
-        """The club's season the session is in (club.seasons), not its calendar year."""
+    def season(self) -> int:  # the club's season (club.seasons), not the calendar year
         return self.club.season_of(self.date)
 
     def clean(self) -> None:

@@ -55,8 +55,8 @@ def test_the_issue_case_claimed_12_of_16_and_muggins_for_6(table):
 
     outcome = call(table, claim, 6)
 
-    assert outcome.kind == OutcomeKind.MUGGINS_OVERCALLED
     assert outcome.points == {"0": 4, "1": 12}
+    assert outcome.kind == OutcomeKind.MUGGINS_OVERCALLED
     assert "ACC rule 10.4a" in outcome.explanation
 
 

@@ -27,7 +27,7 @@ from django.db import models
 from django.utils import timezone
 
 from club.models import Player
-from games.models import Game, Result
+from games.models import Game, Result, Seat
 
 
 class ClaimKind(models.TextChoices):
@@ -101,16 +101,30 @@ class Claim(models.Model):
     def overlooked(self) -> int:
         return max(0, self.true_points - self.claimed_points)
 
+    def party_sides(self) -> dict[str, int]:
+        """`parties`; for a claim without them (restored from a backup made before claims recorded
+        them), the game's seats as they are, as scoring's migration 0005 filled older claims."""
+        if not self.parties and self.game_id:
+            return {
+                str(player_id): side
+                for player_id, side in Seat.objects.filter(game_id=self.game_id).values_list(
+                    "player_id", "side"
+                )
+            }
+        return self.parties
+
     def party_side(self, player_id: int | None) -> int | None:
         """The side `player_id` played for when the claim was filed (None: not a party)."""
         if player_id is None:
             return None
-        return self.parties.get(str(player_id))
+        return self.party_sides().get(str(player_id))
 
     @property
     def opponent_ids(self) -> list[int]:
         """The players seated on another side than the claimant's at filing."""
-        return sorted(int(pk) for pk, side in self.parties.items() if side != self.claimant_side)
+        return sorted(
+            int(pk) for pk, side in self.party_sides().items() if side != self.claimant_side
+        )
 
     @property
     def cards_confirmed(self) -> bool:

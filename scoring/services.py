@@ -57,11 +57,18 @@ def _actor_seat(game: Game, actor: AbstractBaseUser) -> Seat | None:
     return Seat.objects.filter(game=game, player__user=actor).first()
 
 
-def _actor_player_id(actor: AbstractBaseUser) -> int | None:
-    """The player a login is (one per login, club.models.Player), or None."""
+def _actor_player_id(actor: AbstractBaseUser, *, page: bool = False) -> int | None:
+    """The player a login is (one per login, club.models.Player), or None. `page`: a page asking
+    about many claims at once (the judges' queue, the claims panel) reads it once per request,
+    kept on the user object; the services read it afresh."""
     if not actor.is_authenticated:
         return None
-    return Player.objects.filter(user_id=actor.pk).values_list("pk", flat=True).first()
+    if page and hasattr(actor, "_scoring_player_id"):
+        return actor._scoring_player_id
+    player_id = Player.objects.filter(user_id=actor.pk).values_list("pk", flat=True).first()
+    if page:
+        actor._scoring_player_id = player_id
+    return player_id
 
 
 def _parties_at_filing(game: Game) -> dict[str, int]:
@@ -259,7 +266,7 @@ def needs_card_confirmation(claim: Claim) -> bool:
     )
 
 
-def _check_confirmer(claim: Claim, actor: AbstractBaseUser) -> None:
+def _check_confirmer(claim: Claim, actor: AbstractBaseUser, page: bool = False) -> None:
     # A 24, 28 or 29 may be confirmed even where the session runs no jackpot for it (the records
     # list the big hands); the pages ask for it only where a jackpot hangs on it.
     if claim.kind not in (ClaimKind.HAND, ClaimKind.CRIB) or claim.true_points not in JACKPOT_HANDS:
@@ -268,7 +275,7 @@ def _check_confirmer(claim: Claim, actor: AbstractBaseUser) -> None:
         raise ValidationError("The cards of this claim are already confirmed.")
     if not actor.is_authenticated:
         raise PermissionDenied("Log in to confirm the cards.")
-    side = claim.party_side(_actor_player_id(actor))
+    side = claim.party_side(_actor_player_id(actor, page=page))
     if side == claim.claimant_side:
         raise PermissionDenied("The claimant's own side does not confirm its cards.")
     if side is None and not actor.has_perm(JUDGE_PERMISSION):
@@ -279,7 +286,7 @@ def _check_confirmer(claim: Claim, actor: AbstractBaseUser) -> None:
 
 def can_confirm_cards(claim: Claim, actor: AbstractBaseUser) -> bool:
     """Whether `actor` may confirm the claim's cards now (for the pages; the service decides)."""
-    return claim.game.session.is_open and passes(_check_confirmer, claim, actor)
+    return claim.game.session.is_open and passes(_check_confirmer, claim, actor, True)
 
 
 def claim_confirm_cards(*, claim: Claim, actor: AbstractBaseUser, token: str = "") -> Claim:
@@ -347,13 +354,13 @@ def dispute_open(
 
 def can_rule(dispute: Dispute, actor: AbstractBaseUser) -> bool:
     """Whether `actor` may rule on this dispute now (for the pages; the service decides)."""
-    return passes(_check_judge, dispute, actor)
+    return passes(_check_judge, dispute, actor, True)
 
 
-def _check_judge(dispute: Dispute, actor: AbstractBaseUser) -> None:
+def _check_judge(dispute: Dispute, actor: AbstractBaseUser, page: bool = False) -> None:
     if not actor.is_authenticated or not actor.has_perm(JUDGE_PERMISSION):
         raise PermissionDenied("Only judges rule on disputes.")
-    if dispute.claim.party_side(_actor_player_id(actor)) is not None:
+    if dispute.claim.party_side(_actor_player_id(actor, page=page)) is not None:
         # The parties are fixed when the claim is filed: a seat swap later changes nothing.
         raise PermissionDenied("You are a party to this claim: a judge who is not must rule.")
     if dispute.state == DisputeState.APPEALED:

@@ -118,3 +118,14 @@ def test_the_migration_fills_the_parties_of_older_claims_from_the_seats(table):
 
     claim.refresh_from_db()
     assert claim.parties == {str(table.players[0].pk): 0, str(table.players[1].pk): 1}
+
+
+def test_a_claim_restored_without_parties_reads_the_seats(table):
+    """A backup made before claims recorded their parties restores them empty: the claim then
+    reads the game's seats, as the migration did for older claims."""
+    claim = file_claim(table, 1)
+    Claim.objects.filter(pk=claim.pk).update(parties={})
+    claim.refresh_from_db()
+
+    assert claim.party_side(table.players[0].pk) == 0
+    assert claim.opponent_ids == [table.players[0].pk]

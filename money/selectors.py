@@ -241,12 +241,23 @@ def pot_balance(club, pot: str) -> int:
 
 
 def accepted_hands(session: Session, total: int) -> list[int]:
-    """Players with an accepted hand or crib claim counting `total` this session: the engine's
-    count is `total`, and the claim is accepted as made, or a judge's last ruling gave the
-    claimant's side `total` or more."""
+    """Players with an accepted hand or crib claim counting `total` this session (the jackpot
+    winners; DESIGN.md "Claims, muggins and disputes").
+
+    The engine's count is `total`, the cards were confirmed by a player of another side or a judge
+    (`Claim.cards_confirmed_by`), and either a judge's last ruling gave the claimant's side `total`
+    or more, or, undisputed, the claimant announced it as counted: claimed = true, whether or not
+    a false muggins call followed (its outcome is then "false_muggins": the call never costs the
+    claimant the jackpot). A count found only by a muggins call or a correction does not win.
+    """
+    # Announced as counted: accepted, or accepted and then a false muggins call (ACC rule 10.4a).
+    announced_as_counted = (OutcomeKind.EXACT, OutcomeKind.FALSE_MUGGINS)
     winners = set()
     claims = Claim.objects.filter(
-        game__session=session, kind__in=[ClaimKind.HAND, ClaimKind.CRIB], true_points=total
+        game__session=session,
+        kind__in=[ClaimKind.HAND, ClaimKind.CRIB],
+        true_points=total,
+        cards_confirmed_by__isnull=False,
     ).prefetch_related("outcomes", "dispute__rulings")
     for claim in claims:
         dispute = getattr(claim, "dispute", None)
@@ -257,7 +268,7 @@ def accepted_hands(session: Session, total: int) -> list[int]:
                 winners.add(claim.claimant_id)
         elif dispute is None:
             outcome = max(claim.outcomes.all(), key=lambda o: o.version)
-            if outcome.kind == OutcomeKind.EXACT:
+            if outcome.kind in announced_as_counted and claim.claimed_points == total:
                 winners.add(claim.claimant_id)
     return sorted(winners)
 

@@ -248,7 +248,7 @@ class _Builder:
         side, claimant = rng.choice(sides)
         if story in ("29", "28", "24"):
             hand, starter = HAND_29 if story == "29" else rng.choice(STORY_HANDS[story])
-            self.file(game, claimant, hand, starter, int(story))
+            self.scoring_story(self.file(game, claimant, hand, starter, int(story)))
         elif story == "accepted":
             crib = rng.random() < 0.25
             hand, starter, _ = random_hand(rng, at_least=6)
@@ -269,9 +269,49 @@ class _Builder:
             scoring_services.muggins_call(
                 claim=claim, actor=self.organiser, caller=caller, points=overlooked
             )
+            self.scoring_story(claim, caller=caller)
         else:  # pragma: no cover - a typo in the plan
             raise ValueError(f"Unknown story {story!r}")
         return True
+
+    def scoring_story(self, claim, *, caller: Player | None = None) -> None:
+        """The scoring helper's part of the story claims (issue 14); draws nothing from the rng.
+
+        A 29, 28 or 24: its cards confirmed by someone not of the claimant's side (an opponent
+        with a login, else a judge or organiser who is not a party), so it wins its jackpot.
+        The muggins story (`caller` given, after its call for all N overlooked, ACC rule 10.4a):
+        two more hands of the same claimant at that table with a call of the other two kinds:
+        the 8-7-7-6-2 hand (16, club-thursday-rules.md "Combinations") claimed as 12 and called
+        for 6 (the caller takes the 4 overlooked), and 9-6-5-4-4 (14, hoyle.txt "Showing")
+        claimed right and called for 2 (a false call: the claimant is given 2).
+        """
+        if caller is None:
+            users = get_user_model().objects
+            candidates = [
+                p.user for p in Player.objects.filter(pk__in=claim.opponent_ids) if p.user_id
+            ] + [users.get(username=name) for name in (*JUDGE_USERS, ORGANISER, CONFIRMER)]
+            for user in candidates:
+                if scoring_services.can_confirm_cards(claim, user):
+                    scoring_services.claim_confirm_cards(claim=claim, actor=user)
+                    return
+            return
+        for later, hand, starter, claimed, called in (
+            (2, "8S 7H 7D 6C", "2H", 12, 6),
+            (4, "9S 6D 5C 4H", "4D", 14, 2),
+        ):
+            more = scoring_services.claim_file(
+                game=claim.game,
+                actor=self.organiser,
+                kind=ClaimKind.HAND,
+                claimant=claim.claimant,
+                claimed_points=claimed,
+                hand=hand,
+                starter=starter,
+                deal=(claim.deal or 0) + later,
+            )
+            scoring_services.muggins_call(
+                claim=more, actor=self.organiser, caller=caller, points=called
+            )
 
     # --- a session ----------------------------------------------------------------------------
 

@@ -145,6 +145,10 @@ class MugginsForm(OneTimeFormMixin, forms.Form):
         self.fields["caller"].choices = opponents
 
 
+class ConfirmCardsForm(OneTimeFormMixin, forms.Form):
+    """The one-button form of "I have seen the cards" on a jackpot hand (only its token)."""
+
+
 class StatementForm(OneTimeFormMixin, forms.Form):
     statement = forms.CharField(
         max_length=500, widget=forms.Textarea(attrs={"rows": 2}), label="What you do not accept"

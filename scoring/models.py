@@ -5,7 +5,14 @@ Terms:
   the last card laid in the current count), the cards, and the points claimed. The engine's true
   count, its itemised breakdown, the count read aloud and the engine's version are stored with
   it, so a later rule fix never silently changes an old ruling.
-- muggins call: an opponent's "muggins for N" on a claim, when the club plays muggins.
+- muggins call: an opponent's "muggins for N" on a claim, when the club plays muggins (never on
+  his heels, ACC rule 10.3).
+- parties: the players seated at the game when the claim was filed, each with their side then
+  (`parties`); who may call muggins, dispute, appeal, confirm the cards or rule reads them, never
+  the seats as they are later.
+- cards confirmed: a player of another side (or a judge who is not a party) has seen the cards of
+  a hand or crib claim; a jackpot hand wins its jackpot only then (DESIGN.md, "Claims, muggins and
+  disputes").
 - outcome: the points each side scores for a claim, worked out by the service from the claim,
   the true count and the house rules. A muggins call makes a new outcome; the latest is current.
 - side: the side index of the game's seats (games.Seat.side); `points` maps side -> points.
@@ -20,7 +27,7 @@ from django.db import models
 from django.utils import timezone
 
 from club.models import Player
-from games.models import Game, Result
+from games.models import Game, Result, Seat
 
 
 class ClaimKind(models.TextChoices):
@@ -60,6 +67,20 @@ class Claim(models.Model):
     )
     muggins_points = models.PositiveSmallIntegerField(null=True, blank=True)
     muggins_called_at = models.DateTimeField(null=True, blank=True)
+    parties = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="Player id (as text) -> side, of every player seated at the game at filing.",
+    )
+    cards_confirmed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text="Who saw and confirmed the cards: a player of another side, or a judge.",
+    )
+    cards_confirmed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["game", "filed_at", "pk"]
@@ -80,6 +101,44 @@ class Claim(models.Model):
     def overlooked(self) -> int:
         return max(0, self.true_points - self.claimed_points)
 
+    def party_sides(self) -> dict[str, int]:
+        """`parties`; for a claim without them (restored from a backup made before claims recorded
+        them), the game's seats as they are, as scoring's migration 0005 filled older claims."""
+        if not self.parties and self.game_id:
+            return {
+                str(player_id): side
+                for player_id, side in Seat.objects.filter(game_id=self.game_id).values_list(
+                    "player_id", "side"
+                )
+            }
+        return self.parties
+
+    def party_side(self, player_id: int | None) -> int | None:
+        """The side `player_id` played for when the claim was filed (None: not a party)."""
+        if player_id is None:
+            return None
+        return self.party_sides().get(str(player_id))
+
+    @property
+    def opponent_ids(self) -> list[int]:
+        """The players seated on another side than the claimant's at filing."""
+        return sorted(
+            int(pk) for pk, side in self.party_sides().items() if side != self.claimant_side
+        )
+
+    @property
+    def cards_confirmed(self) -> bool:
+        return self.cards_confirmed_by_id is not None
+
+    @property
+    def cards_confirmer_name(self) -> str:
+        """Who confirmed the cards, by their player's name (a judge without one: login name)."""
+        user = self.cards_confirmed_by
+        if user is None:
+            return ""
+        player = next(iter(user.players.all()), None)
+        return player.display_name if player else (user.get_full_name() or user.get_username())
+
     def card_list(self) -> list[str]:
         if self.kind == ClaimKind.PLAY:
             return [card for _, card in self.plays]
@@ -89,19 +148,26 @@ class Claim(models.Model):
 class OutcomeKind(models.TextChoices):
     EXACT = "exact", "Accepted: the count is right"
     OVER = "over", "Over-claim: corrected to the true count"
-    UNDER_LOST = "under_lost", "Under-claim: the overlooked points are lost (muggins off)"
+    UNDER_LOST = (
+        "under_lost",
+        "Under-claim: the overlooked points are lost (muggins off, or his heels)",
+    )
     UNDER = "under", "Under-claim: the overlooked points stand open to a muggins call"
-    MUGGINS = "muggins", "Muggins: the caller takes the overlooked points"
+    MUGGINS = "muggins", "Muggins: the caller takes the points called"
+    MUGGINS_OVERCALLED = (
+        "muggins_overcalled",
+        "Muggins for more than was overlooked: the caller takes the overlooked points",
+    )
     FALSE_MUGGINS = (
         "false_muggins",
-        "Wrong muggins call: the claimant takes the excess as a penalty",
+        "False muggins: nothing was overlooked, the claimant is given the call as a penalty",
     )
 
 
 class Outcome(models.Model):
     claim = models.ForeignKey(Claim, on_delete=models.PROTECT, related_name="outcomes")
     version = models.PositiveSmallIntegerField()
-    kind = models.CharField(max_length=16, choices=OutcomeKind.choices)
+    kind = models.CharField(max_length=20, choices=OutcomeKind.choices)
     points = models.JSONField(help_text="Side index (as text) -> points that side scores.")
     explanation = models.CharField(max_length=400)
     created_at = models.DateTimeField(default=timezone.now)

@@ -76,8 +76,15 @@ def session_claims(session) -> QuerySet[Claim]:
     """A session's claims with outcomes, disputes and rulings: the auditor's report."""
     return (
         Claim.objects.filter(game__session=session)
-        .select_related("claimant", "game__round", "muggins_caller", "dispute__opened_by")
-        .prefetch_related("outcomes", "dispute__rulings__judge", "game__seats__player")
+        .select_related(
+            "claimant", "game__round", "muggins_caller", "dispute__opened_by", "cards_confirmed_by"
+        )
+        .prefetch_related(
+            "outcomes",
+            "dispute__rulings__judge",
+            "game__seats__player",
+            "cards_confirmed_by__players",
+        )
         .order_by("game__round__number", "game__table", "filed_at", "pk")
     )
 
@@ -85,7 +92,7 @@ def session_claims(session) -> QuerySet[Claim]:
 def game_claims(game) -> QuerySet[Claim]:
     return (
         Claim.objects.filter(game=game)
-        .select_related("claimant", "muggins_caller")
-        .prefetch_related("outcomes")
+        .select_related("claimant", "muggins_caller", "cards_confirmed_by")
+        .prefetch_related("outcomes", "cards_confirmed_by__players")
         .order_by("-filed_at", "-pk")
     )

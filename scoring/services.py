@@ -18,22 +18,15 @@ from django.utils import timezone
 from club.audit import audit_record
 from club.locking import locked
 from club.models import Player
+from club.rules import JACKPOT_HANDS
 from club.services import passes, standings_changed
 from club.submissions import spend_token
 from games.models import Game, ResultSource, ResultState, Seat
 from games.outcome import OutcomeError, game_outcome
 from games.services import lock_game, result_correct
 from scoring.audit import ScoringVerb
-from scoring.engine import (
-    ENGINE_VERSION,
-    ScoringError,
-    heels,
-    is_possible_hand_total,
-    parse_card,
-    parse_cards,
-    peg_items,
-    score_hand,
-)
+from scoring.counting import MAX_PLAY_POINTS, count_claim, is_impossible
+from scoring.engine import ENGINE_VERSION
 from scoring.models import (
     Claim,
     ClaimKind,
@@ -45,115 +38,10 @@ from scoring.models import (
 )
 from scoring.outcomes import claim_outcome
 
-# The most one card can peg in the play: a double pair royal (12) that also makes 15 or 31 (2).
-MAX_PLAY_POINTS = 14
+__all__ = ["MAX_PLAY_POINTS", "count_claim", "is_impossible"]  # and the services below
+
 ORGANISER_PERMISSION = "games.correct_result"
 JUDGE_PERMISSION = "scoring.rule_dispute"
-
-
-# --- Counting a claim with the engine ---------------------------------------------------------
-
-
-def count_claim(
-    *, kind: str, hand: str = "", starter: str = "", plays: Sequence[tuple[int, str]] = ()
-) -> dict:
-    """The engine's true count of a claim: points, items, the count read aloud, and the cards in
-    canonical form. Bad cards raise ValidationError on the field they came from."""
-    if kind in (ClaimKind.HAND, ClaimKind.CRIB):
-        try:
-            cards = parse_cards(hand)
-        except ScoringError as error:
-            raise ValidationError({"hand": str(error)}) from None
-        try:
-            cut = parse_card(starter)
-        except ScoringError as error:
-            raise ValidationError({"starter": str(error)}) from None
-        try:
-            score = score_hand(cards, cut, crib=kind == ClaimKind.CRIB)
-        except ScoringError as error:
-            field = "starter" if "starter" in str(error).lower() else "hand"
-            raise ValidationError({field: str(error)}) from None
-        return {
-            "points": score.total,
-            "items": [
-                {"label": g.name, "cards": [str(c) for c in g.cards], "points": g.points}
-                for g in score.groups
-            ],
-            "spoken": score.spoken(),
-            "cards": " ".join(str(c) for c in score.hand),
-            "starter": str(score.starter),
-            "plays": [],
-        }
-    if kind == ClaimKind.HEELS:
-        try:
-            cut = parse_card(starter)
-        except ScoringError as error:
-            raise ValidationError({"starter": str(error)}) from None
-        points = heels(cut)
-        label = "Two for his heels" if points else "No heels: the starter is not a jack"
-        items = [{"label": "his heels", "cards": [str(cut)], "points": 2}] if points else []
-        return {
-            "points": points,
-            "items": items,
-            "spoken": label,
-            "cards": "",
-            "starter": str(cut),
-            "plays": [],
-        }
-    if kind == ClaimKind.PLAY:
-        return _count_play(plays)
-    raise ValidationError({"kind": f"{kind!r} is not something that is counted."})
-
-
-def _count_play(plays: Sequence[tuple[int, str]]) -> dict:
-    if not plays:
-        raise ValidationError({"plays": "Give the cards of the current count in the order laid."})
-    laid = []
-    seen: set[str] = set()
-    for number, (_, text) in enumerate(plays, start=1):
-        try:
-            card = parse_card(text)
-        except ScoringError as error:
-            raise ValidationError({"plays": f"Card {number}: {error}"}) from None
-        if str(card) in seen:
-            raise ValidationError({"plays": f"{card} is laid twice in the count."})
-        seen.add(str(card))
-        laid.append(card)
-        count = sum(c.value for c in laid)
-        if count > 31:
-            raise ValidationError(
-                {"plays": f"{card} takes the count to {count}: a count never passes 31."}
-            )
-    items = peg_items(laid)
-    points = sum(item.points for item in items)
-    count = sum(c.value for c in laid)
-    if items:
-        spoken = " and ".join(f"{item.label} {item.points}" for item in items)
-        if len(items) > 1:
-            spoken += f" makes {points}"
-    else:
-        spoken = "nothing for that card"
-    spoken = f"{spoken[0].upper()}{spoken[1:]} (the count is {count})"
-    return {
-        "points": points,
-        "items": [
-            {"label": item.label, "cards": [str(c) for c in item.cards], "points": item.points}
-            for item in items
-        ],
-        "spoken": spoken,
-        "cards": "",
-        "starter": "",
-        "plays": [[player, str(card)] for (player, _), card in zip(plays, laid, strict=True)],
-    }
-
-
-def is_impossible(kind: str, claimed: int) -> bool:
-    """A count no hand (crib, heels, card in the play) can make: flagged at once."""
-    if kind in (ClaimKind.HAND, ClaimKind.CRIB):
-        return not is_possible_hand_total(claimed)
-    if kind == ClaimKind.HEELS:
-        return claimed not in (0, 2)
-    return claimed > MAX_PLAY_POINTS
 
 
 # --- Helpers --------------------------------------------------------------------------------------
@@ -166,10 +54,28 @@ def _seat(game: Game, player: Player) -> Seat | None:
 def _actor_seat(game: Game, actor: AbstractBaseUser) -> Seat | None:
     if not actor.is_authenticated:
         return None
-    seated = getattr(game, "_prefetched_objects_cache", {}).get("seats")
-    if seated is not None:  # a page that prefetched the seats (the judges' queue)
-        return next((seat for seat in seated if seat.player.user_id == actor.pk), None)
     return Seat.objects.filter(game=game, player__user=actor).first()
+
+
+def _actor_player_id(actor: AbstractBaseUser, *, page: bool = False) -> int | None:
+    """The player a login is (one per login, club.models.Player), or None. `page`: a page asking
+    about many claims at once (the judges' queue, the claims panel) reads it once per request,
+    kept on the user object; the services read it afresh."""
+    if not actor.is_authenticated:
+        return None
+    if page and hasattr(actor, "_scoring_player_id"):
+        return actor._scoring_player_id
+    player_id = Player.objects.filter(user_id=actor.pk).values_list("pk", flat=True).first()
+    if page:
+        actor._scoring_player_id = player_id
+    return player_id
+
+
+def _parties_at_filing(game: Game) -> dict[str, int]:
+    return {
+        str(player_id): side
+        for player_id, side in game.seats.order_by("position").values_list("player_id", "side")
+    }
 
 
 def _points_json(points: dict[int, int]) -> dict[str, int]:
@@ -182,16 +88,14 @@ def current_outcome(claim: Claim) -> Outcome:
 
 def _write_outcome(claim: Claim, actor, *, club) -> Outcome:
     game = claim.game
-    caller_side = None
-    if claim.muggins_caller_id:
-        caller_side = _seat(game, claim.muggins_caller).side
     computed = claim_outcome(
         claimed=claim.claimed_points,
         true=claim.true_points,
         claimant_side=claim.claimant_side,
         muggins=game.session.house_rules.muggins,
-        caller_side=caller_side,
+        caller_side=claim.party_side(claim.muggins_caller_id),
         called=claim.muggins_points,
+        heels=claim.kind == ClaimKind.HEELS,
     )
     latest = claim.outcomes.order_by("-version").values_list("version", flat=True).first() or 0
     outcome = Outcome.objects.create(
@@ -270,7 +174,8 @@ def claim_file(
             breakdown=counted["items"],
             spoken=counted["spoken"][:400],
             engine_version=ENGINE_VERSION,
-            impossible=is_impossible(kind, claimed_points),
+            impossible=is_impossible(kind, claimed_points, cards=len(counted["cards"].split())),
+            parties=_parties_at_filing(game),
         )
         claim.full_clean()
         claim.save()
@@ -290,6 +195,7 @@ def claim_file(
                 "true": claim.true_points,
                 "impossible": claim.impossible,
                 "engine_version": ENGINE_VERSION,
+                "parties": claim.parties,
             },
         )
         _write_outcome(claim, actor, club=game.session.club)
@@ -299,25 +205,36 @@ def claim_file(
 def muggins_call(
     *, claim: Claim, actor: AbstractBaseUser, caller: Player, points: int, token: str = ""
 ) -> Outcome:
-    """An opponent calls "muggins for N": a new outcome (ACC rule 10 for a wrong call). Once per
-    claim; the same form posted twice is AlreadySaved (`token`: club.submissions)."""
+    """An opponent calls "muggins for N": a new outcome (ACC rule 10.4a: the caller takes the
+    lesser of N and the points overlooked; a call when nothing was overlooked gives the claimant N).
+    Once per claim, so never on a muggins score (ACC rule 10.3); never on his heels (ACC rule
+    10.3). The caller is an opponent of the claimant when the claim was filed (`claim.parties`).
+    The same form posted twice is AlreadySaved (`token`: club.submissions)."""
     with transaction.atomic():
         spend_token(token=token, actor=actor)
         game = lock_game(claim.game)
         claim = locked(Claim.objects.all()).get(pk=claim.pk)
         if not game.session.house_rules.muggins:
             raise ValidationError("This session is played without muggins.")
+        if claim.kind == ClaimKind.HEELS:
+            raise ValidationError(
+                "There is no muggins on his heels (ACC rule 10.3): two for his heels not "
+                "pegged are lost, nobody takes them."
+            )
         if claim.muggins_caller_id:
-            raise ValidationError(f"{claim.muggins_caller} already called muggins on this claim.")
+            raise ValidationError(
+                f"{claim.muggins_caller} already called muggins on this claim: there is no "
+                "muggins on a muggins score or a penalty (ACC rule 10.3)."
+            )
         if hasattr(claim, "dispute"):
             raise ValidationError("This claim is disputed: the judge's ruling decides it.")
-        actor_seat = _actor_seat(game, actor)
-        if actor_seat is None and not actor.has_perm(ORGANISER_PERMISSION):
+        actor_side = claim.party_side(_actor_player_id(actor))
+        if actor_side is None and not actor.has_perm(ORGANISER_PERMISSION):
             raise PermissionDenied("Only the players at this table or an organiser record it.")
-        caller_seat = _seat(game, caller)
-        if caller_seat is None or caller_seat.side == claim.claimant_side:
+        caller_side = claim.party_side(caller.pk)
+        if caller_side is None or caller_side == claim.claimant_side:
             raise ValidationError({"caller": "Muggins is called by an opponent of the claimant."})
-        if actor_seat is not None and actor_seat.side != caller_seat.side:
+        if actor_side is not None and actor_side != caller_side:
             raise PermissionDenied("A player records a muggins call for their own side only.")
         if not points or points < 1:
             raise ValidationError({"points": "Call muggins for 1 point or more."})
@@ -336,14 +253,75 @@ def muggins_call(
     return outcome
 
 
+# --- Confirming the cards of a jackpot hand -------------------------------------------------------
+
+
+def needs_card_confirmation(claim: Claim) -> bool:
+    """A hand or crib whose true count is one of the session's jackpots (29, 28, 24 as the club
+    runs them): it wins the jackpot only once the cards are confirmed (DESIGN.md, "Claims,
+    muggins and disputes")."""
+    return (
+        claim.kind in (ClaimKind.HAND, ClaimKind.CRIB)
+        and claim.true_points in claim.game.session.house_rules.jackpots
+    )
+
+
+def _check_confirmer(claim: Claim, actor: AbstractBaseUser, page: bool = False) -> None:
+    # A 24, 28 or 29 may be confirmed even where the session runs no jackpot for it (the records
+    # list the big hands); the pages ask for it only where a jackpot hangs on it.
+    if claim.kind not in (ClaimKind.HAND, ClaimKind.CRIB) or claim.true_points not in JACKPOT_HANDS:
+        raise ValidationError("Only the cards of a 24, 28 or 29 hand or crib are confirmed.")
+    if claim.cards_confirmed_by_id:
+        raise ValidationError("The cards of this claim are already confirmed.")
+    if not actor.is_authenticated:
+        raise PermissionDenied("Log in to confirm the cards.")
+    side = claim.party_side(_actor_player_id(actor, page=page))
+    if side == claim.claimant_side:
+        raise PermissionDenied("The claimant's own side does not confirm its cards.")
+    if side is None and not actor.has_perm(JUDGE_PERMISSION):
+        raise PermissionDenied(
+            "A player of another side at this table, or a judge, confirms the cards."
+        )
+
+
+def can_confirm_cards(claim: Claim, actor: AbstractBaseUser) -> bool:
+    """Whether `actor` may confirm the claim's cards now (for the pages; the service decides)."""
+    return claim.game.session.is_open and passes(_check_confirmer, claim, actor, True)
+
+
+def claim_confirm_cards(*, claim: Claim, actor: AbstractBaseUser, token: str = "") -> Claim:
+    """Someone who is not of the claimant's side has seen the cards of a jackpot hand or crib:
+    a player of another side at the table when the claim was filed (`claim.parties`), or a judge
+    who is not a party. Once; refused on a settled session; audited. The same form posted twice
+    confirms once (`token`: club.submissions)."""
+    with transaction.atomic():
+        spend_token(token=token, actor=actor)
+        game = lock_game(claim.game)
+        claim = locked(Claim.objects.select_related("game__session")).get(pk=claim.pk)
+        _check_confirmer(claim, actor)
+        claim.cards_confirmed_by = actor
+        claim.cards_confirmed_at = timezone.now()
+        claim.save(update_fields=["cards_confirmed_by", "cards_confirmed_at"])
+        standings_changed(game.session.club_id)
+        audit_record(
+            actor=actor,
+            action=ScoringVerb.CARDS_CONFIRMED,
+            obj=claim,
+            club=game.session.club,
+            data={"claim": claim.pk, "cards": claim.card_list(), "true": claim.true_points},
+        )
+    return claim
+
+
 # --- Disputes, rulings, appeals -------------------------------------------------------------------
 
 
-def _party(game: Game, actor: AbstractBaseUser) -> Player:
-    seat = _actor_seat(game, actor)
-    if seat is None:
+def _party(claim: Claim, actor: AbstractBaseUser) -> Player:
+    """The actor's player, when a party to the claim (seated at the game when it was filed)."""
+    player_id = _actor_player_id(actor)
+    if claim.party_side(player_id) is None:
         raise PermissionDenied("Only a player at this table can dispute its claims.")
-    return seat.player
+    return Player.objects.get(pk=player_id)
 
 
 def dispute_open(
@@ -355,7 +333,8 @@ def dispute_open(
     with transaction.atomic():
         spend_token(token=token, actor=actor)
         game = lock_game(claim.game)
-        player = _party(game, actor)
+        claim = locked(Claim.objects.all()).get(pk=claim.pk)
+        player = _party(claim, actor)
         if Dispute.objects.filter(claim=claim).exists():
             raise ValidationError("This claim is already disputed.")
         if not statement:
@@ -375,14 +354,15 @@ def dispute_open(
 
 def can_rule(dispute: Dispute, actor: AbstractBaseUser) -> bool:
     """Whether `actor` may rule on this dispute now (for the pages; the service decides)."""
-    return passes(_check_judge, dispute, actor)
+    return passes(_check_judge, dispute, actor, True)
 
 
-def _check_judge(dispute: Dispute, actor: AbstractBaseUser) -> None:
+def _check_judge(dispute: Dispute, actor: AbstractBaseUser, page: bool = False) -> None:
     if not actor.is_authenticated or not actor.has_perm(JUDGE_PERMISSION):
         raise PermissionDenied("Only judges rule on disputes.")
-    if _actor_seat(dispute.claim.game, actor) is not None:
-        raise PermissionDenied("You play in this game: a judge who is not a party must rule.")
+    if dispute.claim.party_side(_actor_player_id(actor, page=page)) is not None:
+        # The parties are fixed when the claim is filed: a seat swap later changes nothing.
+        raise PermissionDenied("You are a party to this claim: a judge who is not must rule.")
     if dispute.state == DisputeState.APPEALED:
         first = next(ruling for ruling in dispute.rulings.all() if ruling.level == 1)
         if first.judge_id == actor.pk:
@@ -502,9 +482,9 @@ def dispute_appeal(
     with transaction.atomic():
         spend_token(token=token, actor=actor)
         game = lock_game(dispute.claim.game)
-        locked(Claim.objects.all()).get(pk=dispute.claim_id)
+        claim = locked(Claim.objects.all()).get(pk=dispute.claim_id)
         dispute = locked(Dispute.objects.all()).get(pk=dispute.pk)
-        player = _party(game, actor)
+        player = _party(claim, actor)
         if dispute.state != DisputeState.RULED:
             raise ValidationError(
                 "Only a first ruling can be appealed, once."

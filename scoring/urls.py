@@ -11,6 +11,11 @@ urlpatterns = [
     path("games/<int:pk>/claims/new/", views.ClaimCreateView.as_view(), name="claim_new"),
     path("claims/<int:pk>/", views.ClaimDetailView.as_view(), name="claim"),
     path("claims/<int:pk>/muggins/", views.MugginsView.as_view(), name="muggins"),
+    path(
+        "claims/<int:pk>/confirm-cards/",
+        views.ClaimConfirmCardsView.as_view(),
+        name="claim_confirm_cards",
+    ),
     path("claims/<int:pk>/dispute/", views.DisputeOpenView.as_view(), name="dispute_open"),
     path("disputes/", views.JudgesQueueView.as_view(), name="queue"),
     path("disputes/<int:pk>/rule/", views.DisputeRuleView.as_view(), name="dispute_rule"),

@@ -9,6 +9,7 @@ from django.contrib import messages
 from django.contrib.auth.mixins import PermissionRequiredMixin
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.views.generic import TemplateView, View
 
 from club.models import Player, Session
@@ -17,8 +18,15 @@ from club.web import ClubMixin, PageMixin, add_service_errors
 from games.models import Game
 from scoring import services
 from scoring.engine import DECK, SUITS
-from scoring.forms import ClaimForm, HandCounterForm, MugginsForm, RulingForm, StatementForm
-from scoring.models import Claim, Dispute, DisputeState, RulingDecision
+from scoring.forms import (
+    ClaimForm,
+    ConfirmCardsForm,
+    HandCounterForm,
+    MugginsForm,
+    RulingForm,
+    StatementForm,
+)
+from scoring.models import Claim, ClaimKind, Dispute, DisputeState, RulingDecision
 from scoring.selectors import game_claims, judges_queue, session_claims
 
 FRAGMENT_HEADER = "fetch"
@@ -50,8 +58,14 @@ def game_claims_panel(request, game: Game) -> dict:
     user = request.user
     seated = user.is_authenticated and game.seats.filter(player__user=user).exists()
     organiser = user.has_perm(services.ORGANISER_PERMISSION)
+    claims = list(game_claims(game))
+    for claim in claims:
+        claim.game = game  # the panel's game, with its session: no query per claim
+        claim.jackpot_hand = services.needs_card_confirmation(claim)
+        claim.can_confirm = claim.jackpot_hand and services.can_confirm_cards(claim, user)
+        claim.confirm_form = ConfirmCardsForm() if claim.can_confirm else None
     return {
-        "claims": game_claims(game),
+        "claims": claims,
         "can_claim": game.session.is_open
         and (seated or organiser)
         and user.has_perm("scoring.add_claim"),
@@ -152,7 +166,11 @@ class ClaimMixin(PageMixin, GameClaimMixin):
         if not hasattr(self, "claim"):
             self.claim = get_object_or_404(
                 Claim.objects.select_related(
-                    "game__session", "game__round", "claimant", "muggins_caller"
+                    "game__session",
+                    "game__round",
+                    "claimant",
+                    "muggins_caller",
+                    "cards_confirmed_by",
                 ),
                 pk=self.kwargs["pk"],
                 game__session__club=self.club,
@@ -163,7 +181,6 @@ class ClaimMixin(PageMixin, GameClaimMixin):
         claim = self.get_claim()
         game = claim.game
         user = self.request.user
-        seat = game.seats.filter(player__user=user).first() if user.is_authenticated else None
         organiser = user.has_perm(services.ORGANISER_PERMISSION)
         open_session = game.session.is_open
         dispute = Dispute.objects.filter(claim=claim).first()
@@ -178,24 +195,31 @@ class ClaimMixin(PageMixin, GameClaimMixin):
             "dispute": dispute,
             "rulings": dispute.rulings.select_related("judge", "result") if dispute else [],
         }
+        # Who is a party is fixed when the claim is filed (claim.parties), not read from the seats.
+        me = Player.objects.filter(user_id=user.pk).values_list("pk", flat=True).first()
+        my_side = claim.party_side(me) if user.is_authenticated else None
         muggins_open = (
             open_session
             and game.session.house_rules.muggins
+            and claim.kind != ClaimKind.HEELS  # ACC rule 10.3
             and not claim.muggins_caller_id
             and dispute is None
-            and (organiser or (seat is not None and seat.side != claim.claimant_side))
+            and (organiser or (my_side is not None and my_side != claim.claimant_side))
         )
         if muggins_open:
             opponents = [
-                (s.player_id, s.player.display_name)
-                for s in game.seats.select_related("player")
-                if s.side != claim.claimant_side and (organiser or s.side == seat.side)
+                (player.pk, player.display_name)
+                for player in Player.objects.filter(pk__in=claim.opponent_ids)
+                if organiser or claim.party_side(player.pk) == my_side
             ]
             context["muggins_form"] = MugginsForm(opponents=opponents)
-        if open_session and seat is not None and dispute is None:
+        context["jackpot_hand"] = services.needs_card_confirmation(claim)
+        if context["jackpot_hand"] and services.can_confirm_cards(claim, user):
+            context["confirm_form"] = ConfirmCardsForm()
+        if open_session and my_side is not None and dispute is None:
             context["dispute_form"] = StatementForm()
         if dispute is not None and open_session:
-            if seat is not None and dispute.state == DisputeState.RULED:
+            if my_side is not None and dispute.state == DisputeState.RULED:
                 context["appeal_form"] = StatementForm()
             if services.can_rule(dispute, user):
                 context["ruling_form"] = RulingForm(sides=sides)
@@ -217,9 +241,8 @@ class MugginsView(ClaimMixin, View):
     def post(self, request, pk):
         claim = self.get_claim()
         opponents = [
-            (s.player_id, s.player.display_name)
-            for s in claim.game.seats.select_related("player")
-            if s.side != claim.claimant_side
+            (player.pk, player.display_name)
+            for player in Player.objects.filter(pk__in=claim.opponent_ids)
         ]
         form = MugginsForm(request.POST, opponents=opponents)
         if form.is_valid():
@@ -242,6 +265,31 @@ class MugginsView(ClaimMixin, View):
                 messages.success(request, outcome.explanation)
                 return self.back()
         return self.render_page(status=400, muggins_form=form)
+
+
+class ClaimConfirmCardsView(ClaimMixin, View):
+    """A player of another side (or a judge who is not a party) has seen a jackpot hand's cards."""
+
+    permission_required = "scoring.view_claim"
+
+    def post(self, request, pk):
+        claim = self.get_claim()
+        form = ConfirmCardsForm(request.POST)
+        back = redirect(f"{reverse('games:game', args=[claim.game_id])}#claims")
+        if not form.is_valid():
+            messages.error(request, " ".join(form.non_field_errors()))
+            return back
+        try:
+            services.claim_confirm_cards(
+                claim=claim, actor=request.user, token=form.submission_token()
+            )
+        except AlreadySaved as done:
+            messages.info(request, done.message)
+        except ValidationError as error:
+            messages.error(request, " ".join(error.messages))
+        else:
+            messages.success(request, f"Cards confirmed: {' '.join(claim.card_list())}.")
+        return back
 
 
 class DisputeOpenView(ClaimMixin, View):

@@ -18,6 +18,7 @@ from .errors import CardError, PlayError, ScoringError
 from .hand import (
     IMPOSSIBLE_HAND_TOTALS,
     MAX_HAND_TOTAL,
+    THREE_CARD_HAND_TOTALS,
     Combination,
     HandScore,
     ScoreItem,
@@ -47,6 +48,7 @@ __all__ = [
     "MAX_HAND_TOTAL",
     "SUITS",
     "SUIT_SYMBOLS",
+    "THREE_CARD_HAND_TOTALS",
     "TOTAL_HANDS",
     "Card",
     "CardError",

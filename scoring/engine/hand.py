@@ -32,6 +32,14 @@ from .errors import ScoringError
 
 IMPOSSIBLE_HAND_TOTALS: frozenset[int] = frozenset({19, 25, 26, 27})
 MAX_HAND_TOTAL = 29
+# Five-card cribbage (britannica-1911.txt: "five or six cards being dealt to each, and each putting
+# out two for what is called crib"): a hand of 3 with the starter. Every count of the 22,100 * 49
+# (3-card hand, starter) pairs, counted by this module's own rules (a 3-card flush is 3, 4 with the
+# starter: britannica-1911.txt "Flushes.-If all the cards in hand are of the same suit, one is
+# reckoned for each card"); the best is 20, 5-5-5 with a 5 turned up (four fifteens and a double
+# pair royal). The tests recompute this set from ``hand_total``. The crib of that game is 4 cards,
+# counted as in the six-card game, so it makes the four-card totals.
+THREE_CARD_HAND_TOTALS: frozenset[int] = frozenset({*range(16), 20})
 
 ITEM_KINDS: tuple[str, ...] = ("fifteen", "pair", "run", "flush", "nobs")
 
@@ -394,14 +402,18 @@ def heels(starter: Card | str) -> int:
     return 2 if parse_card(starter).rank == JACK else 0
 
 
-def is_possible_hand_total(total: int, *, crib: bool = False) -> bool:
-    """Whether some hand (or crib: the same set, shown by the distribution) counts ``total``.
+def is_possible_hand_total(total: int, *, crib: bool = False, cards: int = 4) -> bool:
+    """Whether some hand of ``cards`` cards (or crib: the same set, shown by the distribution)
+    counts ``total`` with the starter.
 
-    0 to 29 except 19, 25, 26 and 27 (hoyle.txt "Showing"; western-publishing.txt).
+    Four cards: 0 to 29 except 19, 25, 26 and 27 (hoyle.txt "Showing"; western-publishing.txt).
+    Three (five-card cribbage): ``THREE_CARD_HAND_TOTALS``, 0 to 15 and 20. A crib is always 4.
     """
-    del crib  # the crib can make exactly the same totals; tests check this against the distribution
-    return (
-        isinstance(total, int)
-        and 0 <= total <= MAX_HAND_TOTAL
-        and total not in IMPOSSIBLE_HAND_TOTALS
-    )
+    if not isinstance(total, int):
+        return False
+    if cards == 3 and not crib:
+        return total in THREE_CARD_HAND_TOTALS
+    if cards != 4:
+        raise ScoringError(f"a hand has 4 cards (3 in five-card cribbage), not {cards}")
+    # the crib can make exactly the same totals; tests check this against the distribution
+    return 0 <= total <= MAX_HAND_TOTAL and total not in IMPOSSIBLE_HAND_TOTALS

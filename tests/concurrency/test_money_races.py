@@ -26,7 +26,7 @@ from tests.concurrency.test_races import (
     organisers,
     race,
 )
-from tests.factories import ClubFactory
+from tests.factories import ClubFactory, UserFactory
 
 pytestmark = RACE_MARKS
 
@@ -43,10 +43,11 @@ def double_skunked(game):
 
 
 def file_a_29(session, organiser) -> None:
-    """An accepted 29 at the session's first table: it wins the 29 jackpot."""
+    """An accepted 29 at the session's first table, its cards confirmed by a judge (DESIGN.md
+    "Claims, muggins and disputes"): it wins the 29 jackpot."""
     game = session.games.order_by("round__number", "table").first()
     seat = game.seats.order_by("position").first()
-    scoring_services.claim_file(
+    claim = scoring_services.claim_file(
         game=game,
         actor=organiser,
         kind="hand",
@@ -54,6 +55,9 @@ def file_a_29(session, organiser) -> None:
         claimed_points=29,
         hand="5H 5C 5S JD",
         starter="5D",
+    )
+    scoring_services.claim_confirm_cards(
+        claim=claim, actor=UserFactory(role="judges", club=session.club)
     )
 
 

@@ -268,6 +268,8 @@ def test_jackpots_collect_roll_over_and_an_accepted_29_wins(people):
         starter="5D",
     )
     assert claim.true_points == 29
+    # DESIGN.md "Claims, muggins and disputes": it wins once someone not of its side has seen it.
+    scoring_services.claim_confirm_cards(claim=claim, actor=UserFactory(role="judges", club=club))
     # An over-claimed 24 is not accepted: no 24 jackpot for it.
     scoring_services.claim_file(
         game=game,
@@ -307,9 +309,9 @@ def test_a_jackpot_hand_upheld_by_a_judge_wins(people):
     dispute = scoring_services.dispute_open(
         claim=claim, actor=opponent.user, statement="Four threes and a nine is not 24"
     )
-    scoring_services.dispute_rule(
-        dispute=dispute, actor=UserFactory(role="judges", club=club), decision="agree"
-    )
+    a_judge = UserFactory(role="judges", club=club)
+    scoring_services.dispute_rule(dispute=dispute, actor=a_judge, decision="agree")
+    scoring_services.claim_confirm_cards(claim=claim, actor=a_judge)  # the judge saw the cards
     session_settle(session=session, actor=organiser)
     win = LedgerEntry.objects.get(kind=LedgerKind.JACKPOT_WIN)
     assert (win.player_id, win.amount_cents) == (claimant.pk, -20)

@@ -17,7 +17,7 @@ from django.db.models import Count, Sum
 from django.utils import timezone
 
 from club.audit import ClubVerb
-from club.models import AuditEntry, CheckIn, Club, Session, SessionState
+from club.models import AuditEntry, CheckIn, Club, Player, Session, SessionState
 from games.audit import GameVerb
 from games.models import Game, Result, ResultLine, ResultState, Round, Seat
 from money.audit import MoneyVerb
@@ -217,9 +217,36 @@ def test_load_demo_builds_a_settled_past_season():
     assert {24, 28, 29} <= accepted
     twenty_nine = claims.get(true_points=29, claimed_points=29)
     assert f"{twenty_nine.cards} {twenty_nine.starter}" == "5H 5C 5S JD 5D"
+    # DESIGN.md "Claims, muggins and disputes": a jackpot hand wins once its cards are confirmed
+    # by someone not of the claimant's side.
+    assert twenty_nine.cards_confirmed_by is not None
+    assert (
+        twenty_nine.party_side(
+            Player.objects.filter(user=twenty_nine.cards_confirmed_by)
+            .values_list("pk", flat=True)
+            .first()
+        )
+        != twenty_nine.claimant_side
+    )
     assert accepted_hands(twenty_nine.game.session, 29) == [twenty_nine.claimant_id]
     assert kinds.count(OutcomeKind.OVER) >= 2
-    assert kinds.count(OutcomeKind.MUGGINS) == 1
+    # One session has a muggins call of each kind (ACC rule 10.4a): the caller takes all N; a
+    # call for more than was overlooked takes the overlooked; a false call on an exact claim
+    # gives the claimant N.
+    called = {
+        current_outcome(claim).kind: claim for claim in claims.filter(muggins_caller__isnull=False)
+    }
+    assert set(called) == {
+        OutcomeKind.MUGGINS,
+        OutcomeKind.MUGGINS_OVERCALLED,
+        OutcomeKind.FALSE_MUGGINS,
+    }
+    assert len({claim.game.session_id for claim in called.values()}) == 1
+    over = called[OutcomeKind.MUGGINS_OVERCALLED]
+    assert (over.claimed_points, over.true_points, over.muggins_points) == (12, 16, 6)
+    assert current_outcome(over).points[str(over.party_side(over.muggins_caller_id))] == 4
+    false = called[OutcomeKind.FALSE_MUGGINS]
+    assert current_outcome(false).points[str(false.claimant_side)] == 14 + 2
     dispute = Dispute.objects.get(claim__game__session__club=club)
     assert dispute.state == DisputeState.RULED
     ruling = dispute.rulings.get()
@@ -236,7 +263,7 @@ def test_load_demo_builds_a_settled_past_season():
     assert audit[GameVerb.ROUND_DRAWN] == Round.objects.filter(session__club=club).count()
     assert audit[GameVerb.RESULT_ENTERED] == audit[GameVerb.RESULT_CONFIRMED] == len(games)
     assert audit[ScoringVerb.CLAIM_FILED] == claims.count()
-    assert audit[ScoringVerb.MUGGINS_CALLED] == 1
+    assert audit[ScoringVerb.MUGGINS_CALLED] == 3
     assert audit[ScoringVerb.DISPUTE_OPENED] == audit[ScoringVerb.DISPUTE_RULED] == 1
 
     # Loading again changes nothing.

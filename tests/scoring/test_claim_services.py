@@ -85,7 +85,9 @@ BRANCHES = [
     ("under, muggins on, no call", -2, True, None, "under", None, -2, None),
     ("muggins for exactly the overlooked", -2, True, 2, "under", "muggins", -2, 2),
     ("muggins for less", -2, True, 1, "under", "muggins", -2, 1),
-    ("muggins for more", -2, True, 5, "under", "false_muggins", 1, 2),
+    # ACC rule 10.4a: the caller takes the lesser of N and the overlooked; no penalty.
+    ("muggins for more", -2, True, 5, "under", "muggins_overcalled", -2, 2),
+    # ACC rule 10.4a: nothing overlooked, a false call: the claimant is given N.
     ("muggins when nothing overlooked", 0, True, 3, "exact", "false_muggins", 3, 0),
 ]
 
@@ -106,6 +108,8 @@ def test_claim_outcome_branches(
     before = last_audit_pk()
 
     claim = file(table, kind, claimed, **cards_for(table, kind))
+    if kind == ClaimKind.HEELS and first_kind == "under":
+        first_kind = "under_lost"  # ACC rule 10.3: no muggins on his heels, the points are lost
 
     assert (claim.kind, claim.claimed_points, claim.true_points) == (kind, claimed, true)
     assert claim.claimant_side == 1
@@ -128,6 +132,13 @@ def test_claim_outcome_branches(
         assert first.points == {"1": true + claimant_gain}
         return
 
+    if kind == ClaimKind.HEELS:  # ACC rule 10.3: no muggins on his heels
+        with pytest.raises(ValidationError, match="ACC rule 10.3"):
+            services.muggins_call(
+                claim=claim, actor=table.users[0], caller=table.players[0], points=called
+            )
+        assert claim.outcomes.count() == 1
+        return
     before = last_audit_pk()
     second = services.muggins_call(
         claim=claim, actor=table.users[0], caller=table.players[0], points=called

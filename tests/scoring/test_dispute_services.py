@@ -191,7 +191,7 @@ def test_a_judge_seated_at_the_game_cannot_rule_on_it():
 
     assert services.can_rule(dispute, seated_judge) is False
     assert services.can_rule(dispute, other) is True
-    with pytest.raises(PermissionDenied, match="not a party"):
+    with pytest.raises(PermissionDenied, match="a party to this claim"):
         services.dispute_rule(dispute=dispute, actor=seated_judge, decision="agree")
 
     assert not Ruling.objects.exists()
@@ -239,8 +239,8 @@ def test_an_unknown_decision_is_refused(table):
 
 
 def test_agree_takes_the_current_outcomes_points(table):
-    """After a wrong muggins call (for 6, with 4 overlooked) the current outcome is version 2:
-    the caller 4, the claimant 12 + 2 (ACC rule 10). Agreeing takes those points, not v1's."""
+    """After a muggins call for 6 with 4 overlooked the current outcome is version 2: the caller
+    4, the claimant 12 (ACC rule 10.4a). Agreeing takes those points, not v1's."""
     claim = under_claim(table)
     services.muggins_call(claim=claim, actor=table.users[0], caller=table.players[0], points=6)
     dispute = services.dispute_open(
@@ -251,7 +251,7 @@ def test_agree_takes_the_current_outcomes_points(table):
     ruling = services.dispute_rule(dispute=dispute, actor=the_judge, decision="agree")
 
     assert services.current_outcome(claim).version == 2
-    assert ruling.points == services.current_outcome(claim).points == {"0": 4, "1": 14}
+    assert ruling.points == services.current_outcome(claim).points == {"0": 4, "1": 12}
     assert (ruling.level, ruling.decision, ruling.reason, ruling.judge) == (
         1,
         "agree",
@@ -262,7 +262,7 @@ def test_agree_takes_the_current_outcomes_points(table):
     assert dispute.state == DisputeState.RULED
     entry = AuditEntry.objects.filter(action=ScoringVerb.DISPUTE_RULED).get()
     assert entry.object_id == str(ruling.pk)
-    assert entry.data["points"] == {"0": 4, "1": 14}
+    assert entry.data["points"] == {"0": 4, "1": 12}
     assert entry.data["level"] == 1
 
 

@@ -7,8 +7,9 @@ in the rule texts, so each case reads as a table story:
 - 9-6-5-4-4 counts 14, "Fifteen 6 and 8 is 14" (hoyle.txt, "Showing");
 - the 29 (hoyle.txt, "Showing"; club-thursday-rules.md, "A PERFECT 29!").
 Muggins: hoyle.txt "Muggins" (over-claim corrected on demand; the opponent may score what was
-overlooked); a wrong call: docs/design.md on claims and muggins (ACC rule 10, as implemented: the
-part of the call that was not overlooked goes to the claimant), see docs/claims.md.
+overlooked); a call for N: ACC rule 10.4a as DESIGN.md "Claims, muggins and disputes" gives it (the
+caller scores the lesser of N and the points overlooked; only when nothing was overlooked is the
+call false, and the claimant is given N); ACC rule 10.3: no muggins on his heels. docs/claims.md.
 """
 
 import pytest
@@ -17,6 +18,7 @@ from scoring.outcomes import (
     EXACT,
     FALSE_MUGGINS,
     MUGGINS,
+    MUGGINS_OVERCALLED,
     OVER,
     UNDER,
     UNDER_LOST,
@@ -39,11 +41,14 @@ CASES = [
     ("under-claim, muggins on, no call yet", 12, 16, True, None, UNDER, {C: 12}),
     ("muggins for exactly the overlooked", 12, 16, True, 4, MUGGINS, {C: 12, X: 4}),
     ("muggins for less than overlooked", 12, 16, True, 2, MUGGINS, {C: 12, X: 2}),
-    # Called for 6, only 4 overlooked: the caller takes 4, the claimant 12 + 2 (ACC rule 10).
-    ("muggins for more than overlooked", 12, 16, True, 6, FALSE_MUGGINS, {C: 14, X: 4}),
-    # The 29 counted right, and an opponent calls "muggins for 2": nothing was overlooked.
+    # ACC rule 10.4a: called for 6, only 4 overlooked: the caller takes the lesser, 4; points
+    # were overlooked, so the call is not false and the claimant keeps 12, no penalty.
+    ("muggins for more than overlooked", 12, 16, True, 6, MUGGINS_OVERCALLED, {C: 12, X: 4}),
+    # ACC rule 10.4a: the 29 counted right and "muggins for 2": nothing was overlooked, a false
+    # call: the claimant is given the 2.
     ("muggins when nothing was overlooked", 29, 29, True, 2, FALSE_MUGGINS, {C: 31, X: 0}),
-    # Over-claimed 16 for the 14 hand and a call for 3: corrected to 14, plus the 3 as penalty.
+    # ACC rule 10.4a: over-claimed 16 for the 14 hand (nothing overlooked) and a call for 3:
+    # corrected to 14, and given the 3 as a penalty.
     ("muggins on an over-claim", 16, 14, True, 3, FALSE_MUGGINS, {C: 17, X: 0}),
     # A hand that counts nothing ("I have nineteen", hoyle "Showing") claimed as 0.
     ("zero claimed, zero true", 0, 0, True, None, EXACT, {C: 0}),
@@ -99,14 +104,18 @@ def test_explanations_say_what_happened():
     wrong = claim_outcome(
         claimed=12, true=16, claimant_side=C, muggins=True, caller_side=X, called=6
     )
-    assert "only 4 were overlooked" in wrong.explanation
-    assert "the 2 wrongly called as a penalty (ACC rule 10)" in wrong.explanation
+    assert "only 4 were overlooked: the caller takes 4" in wrong.explanation
+    assert "no penalty" in wrong.explanation
+    assert "ACC rule 10.4a" in wrong.explanation
 
     nothing = claim_outcome(
         claimed=29, true=29, claimant_side=C, muggins=True, caller_side=X, called=2
     )
     assert "nothing was overlooked" in nothing.explanation
-    assert "ACC rule 10" in nothing.explanation
+    assert "the claimant is given 2 as a penalty (ACC rule 10.4a)" in nothing.explanation
+
+    heels = claim_outcome(claimed=0, true=2, claimant_side=C, muggins=True, heels=True)
+    assert "no muggins on his heels, ACC rule 10.3" in heels.explanation
 
 
 @pytest.mark.parametrize(
@@ -121,6 +130,8 @@ def test_explanations_say_what_happened():
             {"claimed": 12, "true": 16, "caller_side": X, "called": 4, "muggins": False},
             "Muggins is off",
         ),
+        ({"claimed": 0, "true": 2, "caller_side": X, "called": 2, "heels": True}, "ACC rule 10.3"),
+        ({"claimed": 12, "true": 16, "caller_side": X, "called": 0}, "1 point or more"),
     ],
     ids=[
         "negative claim",
@@ -129,6 +140,8 @@ def test_explanations_say_what_happened():
         "amount without caller",
         "claimant's own side calls",
         "call with muggins off",
+        "a call on his heels",
+        "a call for nothing",
     ],
 )
 def test_impossible_calls_are_refused(kwargs, message):
@@ -137,10 +150,10 @@ def test_impossible_calls_are_refused(kwargs, message):
         claim_outcome(**kwargs)
 
 
-def test_every_call_splits_exactly_the_points_called():
-    """Over every claim and call up to the 29: the caller never takes more than was overlooked,
-    the claimant never less than min(claimed, true), and a call always hands out exactly N on top
-    of the corrected claim (what the caller does not take goes to the claimant)."""
+def test_every_call_follows_acc_rule_10_4a():
+    """ACC rule 10.4a over every claim and call up to the 29: the caller scores the lesser of N
+    and the points overlooked; the claimant is given N as a penalty only when nothing was
+    overlooked (exact or over-claim), and otherwise keeps what was claimed, no more."""
     for true in range(30):
         for claimed in range(32):
             plain = claim_outcome(claimed=claimed, true=true, claimant_side=C, muggins=True)
@@ -156,7 +169,12 @@ def test_every_call_splits_exactly_the_points_called():
                 )
                 overlooked = max(0, true - claimed)
                 assert outcome.points[X] == min(called, overlooked)
-                assert outcome.points[C] >= min(claimed, true)
-                assert sum(outcome.points.values()) == min(claimed, true) + called
-                expected = MUGGINS if called <= overlooked else FALSE_MUGGINS
+                penalty = called if overlooked == 0 else 0
+                assert outcome.points[C] == min(claimed, true) + penalty
+                if overlooked == 0:
+                    expected = FALSE_MUGGINS
+                elif called <= overlooked:
+                    expected = MUGGINS
+                else:
+                    expected = MUGGINS_OVERCALLED
                 assert outcome.kind == expected

@@ -42,7 +42,7 @@ from games.models import Game
 from money import services as club_settlement
 from money.forms import ReopenForm
 from scoring import services as scoring_services
-from scoring.forms import ClaimForm, MugginsForm, RulingForm, StatementForm
+from scoring.forms import ClaimForm, ConfirmCardsForm, MugginsForm, RulingForm, StatementForm
 from scoring.models import Claim, Dispute
 from tests.factories import PASSWORD
 from tests.security.hostile_values import CARD, HAND, HOSTILE, field_strategy
@@ -337,6 +337,14 @@ def muggins(w: World) -> Target:
     return Target(reverse("scoring:muggins", args=[claim.pk]), w.organiser, fields, valid)
 
 
+def claim_confirm_cards(w: World) -> Target:
+    """The claim counts 29: the other side (seated at side 1) confirms its cards."""
+    claim = file_claim(w)
+    fields = form_fields(ConfirmCardsForm(), w)
+    url = reverse("scoring:claim_confirm_cards", args=[claim.pk])
+    return Target(url, w.seat_users()[1], fields, [{}])
+
+
 def dispute_open(w: World) -> Target:
     claim = file_claim(w)
     fields = form_fields(StatementForm(), w)
@@ -428,6 +436,7 @@ TARGETS: dict[str, Callable[[World], Target]] = {
     "games:result_correct": result_correct,
     "scoring:claim_new": claim_new,
     "scoring:muggins": muggins,
+    "scoring:claim_confirm_cards": claim_confirm_cards,
     "scoring:dispute_open": dispute_open,
     "scoring:dispute_rule": dispute_rule,
     "scoring:dispute_appeal": dispute_appeal,

@@ -92,6 +92,7 @@ PAGES = {
     "scoring:claim": (LOGIN, 200, 200, 200, 404, 404, 403),
     "scoring:muggins": (LOGIN, 405, 405, 405, 405, 405, 403),
     "scoring:dispute_open": (LOGIN, 405, 405, 405, 405, 405, 403),
+    "scoring:claim_confirm_cards": (LOGIN, 405, 405, 405, 405, 405, 403),
     "scoring:queue": (LOGIN, 403, 200, 200, 403, 200, 403),
     "scoring:dispute_rule": (LOGIN, 403, 405, 405, 403, 405, 403),
     "scoring:dispute_appeal": (LOGIN, 405, 405, 405, 405, 405, 403),

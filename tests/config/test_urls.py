@@ -6,6 +6,8 @@ Terms: OLD_URLS is the site's URL conf as it stood before the move, (old name, p
 written down then; NEW_NAMES maps each name that moved to its name now (the others kept theirs).
 """
 
+import re
+
 import pytest
 from django.urls import resolve, reverse
 
@@ -63,6 +65,11 @@ OLD_URLS = (
     ("club:session_delete", "club/sessions/<int:pk>/delete/"),
     # Issue 14: withdrawing a round drawn by mistake (its confirm step and the withdraw).
     ("games:round_withdraw", "games/sessions/<int:pk>/rounds/<int:number>/withdraw/"),
+    # ... skunk coins taken (and handed back) on the session page, and a jackpot's cards confirmed.
+    ("money:skunk_coin_paid", "club/sessions/<int:pk>/skunk-coins/<int:game>/<int:player>/paid/"),
+    ("money:skunk_coins_collect", "club/sessions/<int:pk>/skunk-coins/collect/"),
+    ("money:skunk_coin_back", "club/sessions/<int:pk>/skunk-coins/<int:coin>/back/"),
+    ("scoring:claim_confirm_cards", "scoring/claims/<int:pk>/confirm-cards/"),
 )
 NEW_NAMES = {
     "club:session": "web:session",
@@ -108,9 +115,7 @@ def _full_paths(resolver=None, prefix="", namespace=""):
 
 @pytest.mark.parametrize(("old", "path"), [pair for pair in OLD_URLS if "<" in pair[1]])
 def test_old_paths_resolve_to_the_view_of_the_new_name(old, path):
-    concrete = "/" + path.replace("<int:pk>", "7").replace("<int:checkin>", "3").replace(
-        "<int:result>", "5"
-    ).replace("<int:number>", "2")
+    concrete = "/" + re.sub(r"<int:\w+>", "7", path)
     match = resolve(concrete)
     assert match.view_name == NEW_NAMES.get(old, old)
     assert reverse(match.view_name, kwargs=match.kwargs) == concrete

@@ -212,3 +212,23 @@ def test_withdrawing_a_round_locks_the_session_the_round_then_its_games(people):
         "games_round",
         "games_game",
     ]
+
+
+def test_confirming_a_jackpot_hands_cards_locks_session_round_game_claim(people):
+    """claim_confirm_cards (issue 14) takes the claim's locks in the order muggins_call does."""
+    table = make_table()
+    game, players = table.game, table.players
+    scoring_services.claim_file(
+        game=game,
+        actor=table.organiser,
+        kind="hand",
+        claimant=players[0],
+        claimed_points=29,
+        hand="5C 5D 5S JH",
+        starter="5H",
+    )
+    claim = game.claims.get()
+    confirmed = locks(
+        lambda: scoring_services.claim_confirm_cards(claim=claim, actor=table.users[1])
+    )
+    assert confirmed == ["club_session", "games_round", "games_game", "scoring_claim"]

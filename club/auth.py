@@ -17,18 +17,25 @@ from __future__ import annotations
 
 from django.contrib.auth.backends import ModelBackend
 
-MEMBER_CACHE = "_pegboard_is_member"
+MEMBER_CACHE = "_pegboard_player_id"
+
+
+def member_player_id(user) -> int | None:
+    """The pk of the player record the login is linked to (None: not a member); read once per
+    user object, so a page asking about many objects asks the database once."""
+    if not getattr(user, "is_authenticated", False) or user.pk is None:
+        return None
+    if not hasattr(user, MEMBER_CACHE):
+        from club.models import Player
+
+        player_id = Player.objects.filter(user_id=user.pk).values_list("pk", flat=True).first()
+        setattr(user, MEMBER_CACHE, player_id)
+    return getattr(user, MEMBER_CACHE)
 
 
 def is_member(user) -> bool:
     """Whether the login is linked to a player record; read once per user object."""
-    if not getattr(user, "is_authenticated", False) or user.pk is None:
-        return False
-    if not hasattr(user, MEMBER_CACHE):
-        from club.models import Player
-
-        setattr(user, MEMBER_CACHE, Player.objects.filter(user_id=user.pk).exists())
-    return getattr(user, MEMBER_CACHE)
+    return member_player_id(user) is not None
 
 
 class ClubBackend(ModelBackend):

@@ -315,6 +315,16 @@ def _refuse_negative_side_pots(session: Session, settlement: Settlement) -> None
         )
 
 
+def _coin_data(coin: SkunkCoin) -> dict:
+    """What every skunk coin's audit entry says of it."""
+    return {
+        "session": coin.session_id,
+        "game": coin.game_id,
+        "player": coin.player_id,
+        "cents": coin.cents,
+    }
+
+
 def _skunk_coin_line(session: Session, game_id: int, player_id: int):
     for line in skunk_coin_lines(session):
         if line.game_id == game_id and line.player_id == player_id:
@@ -348,7 +358,7 @@ def skunk_coin_mark_paid(
             action=MoneyVerb.SKUNK_COIN_PAID,
             obj=coin,
             club=session.club,
-            data={"session": session.pk, "game": game_id, "player": player_id, "cents": coin.cents},
+            data=_coin_data(coin),
         )
     return coin
 
@@ -374,18 +384,7 @@ def skunk_coins_collect(*, session: Session, actor: AbstractBaseUser) -> list[Sk
             actor=actor,
             action=MoneyVerb.SKUNK_COIN_PAID,
             club=session.club,
-            entries=[
-                (
-                    coin,
-                    {
-                        "session": session.pk,
-                        "game": coin.game_id,
-                        "player": coin.player_id,
-                        "cents": coin.cents,
-                    },
-                )
-                for coin in coins
-            ],
+            entries=[(coin, _coin_data(coin)) for coin in coins],
         )
     return coins
 
@@ -405,10 +404,7 @@ def skunk_coin_hand_back(*, coin: SkunkCoin, actor: AbstractBaseUser) -> None:
             obj=coin,
             club=session.club,
             data={
-                "session": session.pk,
-                "game": coin.game_id,
-                "player": coin.player_id,
-                "cents": coin.cents,
+                **_coin_data(coin),
                 "paid_at": coin.paid_at,
                 "paid_by": coin.paid_by_id,
             },

@@ -16,6 +16,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from club.audit import audit_record
+from club.auth import member_player_id
 from club.locking import locked
 from club.models import Player
 from club.rules import JACKPOT_HANDS
@@ -59,16 +60,13 @@ def _actor_seat(game: Game, actor: AbstractBaseUser) -> Seat | None:
 
 def _actor_player_id(actor: AbstractBaseUser, *, page: bool = False) -> int | None:
     """The player a login is (one per login, club.models.Player), or None. `page`: a page asking
-    about many claims at once (the judges' queue, the claims panel) reads it once per request,
-    kept on the user object; the services read it afresh."""
+    about many claims at once (the judges' queue, the claims panel) reads it once per user object
+    (`club.auth.member_player_id`); the services read it afresh."""
+    if page:
+        return member_player_id(actor)
     if not actor.is_authenticated:
         return None
-    if page and hasattr(actor, "_scoring_player_id"):
-        return actor._scoring_player_id
-    player_id = Player.objects.filter(user_id=actor.pk).values_list("pk", flat=True).first()
-    if page:
-        actor._scoring_player_id = player_id
-    return player_id
+    return Player.objects.filter(user_id=actor.pk).values_list("pk", flat=True).first()
 
 
 def _parties_at_filing(game: Game) -> dict[str, int]:

@@ -39,6 +39,25 @@ class ClubVerb(models.TextChoices):
     CHECKIN_UNDONE = "checkin.undone", "Check-in undone"
     FEE_PAID = "fee.paid", "Fee marked paid"
     FEE_UNPAID = "fee.unpaid", "Fee payment undone"
+    LOGIN_GIVEN = "login.given", "Login given"
+    LOGIN_ROLE_CHANGED = "login.role_changed", "Login's role changed"
+    LOGIN_LINK_MADE = "login.link_made", "One-time password link made"
+    PASSWORD_SET = "login.password_set", "Password set with a one-time link"
+    PASSWORD_CHANGED = "login.password_changed", "Password changed"
+    PIN_SET = "pin.set", "Table PIN set"
+    PIN_CLEARED = "pin.cleared", "Table PIN removed"
+    PIN_REFUSED = "pin.refused", "Wrong table PIN"
+    PIN_LOCKED = "pin.locked", "Table PIN locked after too many wrong tries"
+
+
+# Changes made through a table's link (no login): the audit entry has no actor and says so, with
+# the player who acted on the shared phone (DESIGN.md "People": at the table).
+AT_THE_TABLE = "at the table"
+
+
+def at_the_table(player) -> dict:
+    """What an audit entry's `data` adds for a change made at the table by `player`."""
+    return {"via": AT_THE_TABLE, "by_player": player.display_name, "by_player_id": player.pk}
 
 
 def plain(value: Any) -> Any:

@@ -33,6 +33,9 @@ class HouseRulesForm(forms.ModelForm):
             "jackpot_29_cents": "29 jackpot, per player (cents)",
             "jackpot_28_cents": "28 jackpot, per player (cents)",
             "jackpot_24_cents": "24 jackpot, per player (cents)",
+            "table_links": "Table links (QR codes on the seating chart)",
+            "table_pins": "Table PINs (accepting at the table needs the player's PIN)",
+            "signed_scorecards_confirm": "Signed scorecards confirm results",
         }
         widgets = {
             "session_start": forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),

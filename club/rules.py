@@ -15,6 +15,11 @@ Terms (docs/design.md, "The club's house rules"):
 - game points: a win, a skunk win, a double skunk win; a loss scores none.
 - jackpot: a side pot for a hand of 29, 28 or 24; its contribution per paying player is in cents,
   0 when the club runs no such jackpot.
+- table links: each table's QR code and short link on the seating chart, through which the
+  players at it enter their result and a player of another side accepts it, without a login;
+  table PINs: accepting there needs that player's 4-digit PIN.
+- signed scorecards confirm: an organiser typing in a round's scorecards and ticking that the
+  players signed them confirms those results at once (otherwise they are drafts to confirm).
 
 Code outside `club/` reads a rule only through this type (an architecture test checks it).
 """
@@ -72,6 +77,9 @@ class HouseRules:
     jackpot_29_cents: int = 0
     jackpot_28_cents: int = 0
     jackpot_24_cents: int = 0
+    table_links: bool = True
+    table_pins: bool = False
+    signed_scorecards_confirm: bool = True
 
     @classmethod
     def names(cls) -> tuple[str, ...]:

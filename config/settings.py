@@ -194,6 +194,11 @@ DJANGO_TABLES2_TEMPLATE = "tables/table.html"
 # The club whose pages an anonymous visitor sees when several clubs share one site.
 PEGBOARD_DEFAULT_CLUB = os.environ.get("PEGBOARD_DEFAULT_CLUB", "")
 
+# The address phones at the venue open the site by (e.g. http://192.168.1.20:8000): the table
+# links and QR codes on the seating chart and the organisers' one-time login links use it.
+# Empty: the address the page was opened by (club/qr.py).
+PEGBOARD_BASE_URL = os.environ.get("PEGBOARD_BASE_URL", "").strip().rstrip("/")
+
 # HTTPS hardening, on in production unless PEGBOARD_HTTPS=0 (a plain-HTTP laptop at the venue).
 HTTPS = env_bool("PEGBOARD_HTTPS", not DEBUG)
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")

@@ -12,4 +12,5 @@ class GameVerb(models.TextChoices):
     ROUND_WITHDRAWN = "round.withdrawn", "Round withdrawn"
     RESULT_ENTERED = "result.entered", "Result entered"
     RESULT_CONFIRMED = "result.confirmed", "Result confirmed"
+    RESULT_SIGNED = "result.signed_scorecard", "Result confirmed from a signed scorecard"
     RESULT_CORRECTED = "result.corrected", "Result corrected"

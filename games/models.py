@@ -10,15 +10,32 @@ Terms:
   superseded. At most one version of a game is not superseded.
 - result line: one player's figures in a result version (score of their side, won, skunks, game
   points, spread), derived by `games.outcome`.
+- table token: a game's unguessable key, the `/t/<token>/` link and QR code on the seating chart
+  through which the players at that table enter and accept its result without a login (while
+  its round is open: games.table).
+- at the table: a version entered (`entered_by_player`) or accepted (`confirmed_by_player`)
+  through the table's link, by a player named there rather than by a login.
+- scorecard: a version an organiser typed in from the round's paper scorecards; confirmed at
+  once when the players signed them and the club's rule says signed scorecards confirm.
 """
 
 from __future__ import annotations
+
+import secrets
 
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
 from club.models import Player, Session
+
+# Letters and digits nobody misreads from paper (no 0/o, 1/l/i): 12 of 31 make about 59 bits.
+TOKEN_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"
+TOKEN_LENGTH = 12
+
+
+def new_table_token() -> str:
+    return "".join(secrets.choice(TOKEN_ALPHABET) for _ in range(TOKEN_LENGTH))
 
 
 class TableKind(models.TextChoices):
@@ -53,6 +70,13 @@ class Game(models.Model):
     round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="games")
     table = models.PositiveSmallIntegerField()
     kind = models.CharField(max_length=10, choices=TableKind.choices)
+    table_token = models.CharField(
+        max_length=TOKEN_LENGTH,
+        unique=True,
+        default=new_table_token,
+        editable=False,
+        help_text="The key of the table's link (/t/<token>/) on the seating chart.",
+    )
 
     class Meta:
         ordering = ["round", "table"]
@@ -95,7 +119,9 @@ class ResultState(models.TextChoices):
 
 
 class ResultSource(models.TextChoices):
-    ENTRY = "entry", "Entered at the table"
+    ENTRY = "entry", "Entered on the game page"
+    TABLE = "table", "Entered at the table (its link)"
+    SCORECARD = "scorecard", "Scorecard typed in by an organiser"
     CORRECTION = "correction", "Correction"
     RULING = "ruling", "Judge's ruling"
 
@@ -109,7 +135,20 @@ class Result(models.Model):
     )
     reason = models.TextField(blank=True)
     entered_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text="The login that entered it; empty when it was entered at the table.",
+    )
+    entered_by_player = models.ForeignKey(
+        Player,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text="The player who entered it at the table (its link), without a login.",
     )
     entered_side = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text="The side of the player who entered it; empty for staff."
@@ -117,6 +156,14 @@ class Result(models.Model):
     entered_at = models.DateTimeField(default=timezone.now)
     confirmed_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    confirmed_by_player = models.ForeignKey(
+        Player,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text="The player of another side who accepted it at the table (its link).",
     )
     confirmed_at = models.DateTimeField(null=True, blank=True)
 
@@ -130,8 +177,15 @@ class Result(models.Model):
                 name="result_one_current_per_game",
             ),
             models.CheckConstraint(
-                condition=~models.Q(state="confirmed") | models.Q(confirmed_by__isnull=False),
+                condition=~models.Q(state="confirmed")
+                | models.Q(confirmed_by__isnull=False)
+                | models.Q(confirmed_by_player__isnull=False),
                 name="result_confirmed_has_confirmer",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(entered_by__isnull=False)
+                | models.Q(entered_by_player__isnull=False),
+                name="result_entered_has_enterer",
             ),
         ]
         permissions = [
@@ -143,12 +197,31 @@ class Result(models.Model):
         return f"{self.game}, result v{self.version} ({self.get_state_display().lower()})"
 
     @property
+    def entered_by_name(self) -> str:
+        """Who entered it, for people: the login's name, or the player's at the table."""
+        if self.entered_by_player_id:
+            return f"{self.entered_by_player} at the table"
+        return _login_name(self.entered_by)
+
+    @property
+    def confirmed_by_name(self) -> str:
+        if self.confirmed_by_player_id:
+            return f"{self.confirmed_by_player} at the table"
+        return _login_name(self.confirmed_by)
+
+    @property
     def scores(self) -> list[int]:
         """The side scores in side order (from the lines)."""
         by_side: dict[int, int] = {}
         for line in self.lines.all():
             by_side[line.side] = line.score
         return [by_side[side] for side in sorted(by_side)]
+
+
+def _login_name(user) -> str:
+    if user is None:
+        return ""
+    return user.get_full_name() or user.get_username()
 
 
 class ResultLine(models.Model):

@@ -94,9 +94,9 @@ def session_rounds(session: Session) -> QuerySet[Round]:
 
 def game_history(game: Game) -> QuerySet[Result]:
     """Every version of a game's result, newest first, with lines and who entered/confirmed."""
-    return game.results.select_related("entered_by", "confirmed_by").prefetch_related(
-        "lines__player"
-    )
+    return game.results.select_related(
+        "entered_by", "confirmed_by", "entered_by_player", "confirmed_by_player"
+    ).prefetch_related("lines__player")
 
 
 def session_result_lines(session: Session) -> QuerySet[ResultLine]:

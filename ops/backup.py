@@ -59,6 +59,7 @@ CLUB_ROWS: dict[str, str] = {
     "club.player": "club",
     "club.session": "club",
     "club.checkin": "session__club",
+    "club.pinlock": "session__club",
     "games.round": "session__club",
     "games.game": "session__club",
     "games.seat": "game__session__club",
@@ -78,6 +79,7 @@ CLUB_ROWS: dict[str, str] = {
 # Models of those apps that belong to no club, and why they are not backed up.
 NOT_BACKED_UP: dict[str, str] = {
     "club.submissiontoken": "a form's one-time token: spent by the next post, of no club",
+    "club.loginlink": "a one-time link to set a password: a restored club gives new ones",
 }
 USER_LABEL = "auth.user"
 LOGIN_M2M = ("groups", "user_permissions")

@@ -44,7 +44,16 @@ class Claim(models.Model):
     claimant = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="claims")
     claimant_side = models.PositiveSmallIntegerField()
     filed_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text="The login that filed it; empty when it was filed at the table (its link).",
+    )
+    filed_at_table = models.BooleanField(
+        default=False,
+        help_text="Filed on the table's link by the claimant, without a login.",
     )
     filed_at = models.DateTimeField(default=timezone.now)
     cards = models.CharField(max_length=60, blank=True, help_text="Hand or crib cards, canonical.")
@@ -89,6 +98,10 @@ class Claim(models.Model):
                 condition=models.Q(muggins_caller__isnull=True)
                 | models.Q(muggins_points__isnull=False),
                 name="claim_muggins_call_has_points",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(filed_by__isnull=False) | models.Q(filed_at_table=True),
+                name="claim_filed_by_a_login_or_at_the_table",
             ),
         ]
         # The records list the 28s and 29s: found by their count, not by reading every claim.

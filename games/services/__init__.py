@@ -10,7 +10,10 @@ settled session, validates, and writes one audit entry per change inside its tra
   why a round's seats can no longer change: swap_refusal, withdraw_refusal);
 - `results`: result_enter, result_confirm, result_correct, and `lock_game`, which every change
   at a table takes (claims and rulings too);
-- `rounds`: round_results_enter, round_results_confirm.
+- `rounds`: round_results_enter (a round's scorecards, signed ones confirmed at once),
+  round_results_confirm;
+- `table`: what the players do through a table's link without a login: table_result_enter,
+  table_result_accept (and table_game, table_refusal, table_acceptors for its page).
 """
 
 from games.services.draws import (
@@ -34,11 +37,20 @@ from games.services.results import (
     result_enter,
 )
 from games.services.rounds import round_results_confirm, round_results_enter
+from games.services.table import (
+    can_accept,
+    table_acceptors,
+    table_game,
+    table_refusal,
+    table_result_accept,
+    table_result_enter,
+)
 
 __all__ = [
     "CORRECT_PERMISSION",
     "KIND_OF_TABLE",
     "WITHDRAW_PERMISSION",
+    "can_accept",
     "can_confirm",
     "can_correct",
     "draw_history",
@@ -53,5 +65,10 @@ __all__ = [
     "round_swap_seats",
     "round_withdraw",
     "swap_refusal",
+    "table_acceptors",
+    "table_game",
+    "table_refusal",
+    "table_result_accept",
+    "table_result_enter",
     "withdraw_refusal",
 ]

@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from club.audit import audit_record
 from club.locking import lock_session, locked
+from club.models import Player
 from club.services import passes, session_require_open
 from club.submissions import spend_token
 from games.audit import GameVerb
@@ -33,7 +34,7 @@ def _scores_error(error: OutcomeError) -> ValidationError:
     return ValidationError({f"side_{error.side}": str(error)})
 
 
-def _current(game: Game) -> Result | None:
+def current_result(game: Game) -> Result | None:
     return game.results.exclude(state=ResultState.SUPERSEDED).first()
 
 
@@ -49,14 +50,16 @@ def new_version(
     seats: Sequence[Seat],
     latest: int,
     scores: Sequence[int],
-    actor: AbstractBaseUser,
+    actor: AbstractBaseUser | None,
     state: str,
     source: str,
     reason: str = "",
     entered_side: int | None = None,
     now=None,
+    player: Player | None = None,
 ) -> tuple[Result, list[ResultLine]]:
-    """The next version of a game's result and its lines, validated, not yet saved."""
+    """The next version of a game's result and its lines, validated, not yet saved. `player`:
+    entered at the table by that player (no login; `actor` is None)."""
     if len(scores) != game.side_count:
         raise ValidationError(f"This table has {game.side_count} sides: give a score for each.")
     try:
@@ -72,12 +75,16 @@ def new_version(
         source=source,
         reason=reason,
         entered_by=actor,
+        entered_by_player=player,
         entered_side=entered_side,
         entered_at=now,
         confirmed_by=actor if confirmed else None,
         confirmed_at=now if confirmed else None,
     )
-    result.full_clean(exclude=["game", "entered_by", "confirmed_by"], validate_constraints=False)
+    result.full_clean(
+        exclude=["game", "entered_by", "entered_by_player", "confirmed_by", "confirmed_by_player"],
+        validate_constraints=False,
+    )
     lines = []
     for seat in seats:
         side = outcome.sides[seat.side]
@@ -98,15 +105,16 @@ def new_version(
     return result, lines
 
 
-def _write_version(
+def write_version(
     *,
     game: Game,
     scores: Sequence[int],
-    actor: AbstractBaseUser,
+    actor: AbstractBaseUser | None,
     state: str,
     source: str,
     reason: str = "",
     entered_side: int | None = None,
+    player: Player | None = None,
 ) -> Result:
     """Supersede the current version (if any) and write the next one with its lines."""
     latest = game.results.aggregate(latest=Max("version"))["latest"] or 0
@@ -120,6 +128,7 @@ def _write_version(
         source=source,
         reason=reason,
         entered_side=entered_side,
+        player=player,
     )
     game.results.exclude(state=ResultState.SUPERSEDED).update(state=ResultState.SUPERSEDED)
     result.save()
@@ -154,12 +163,12 @@ def result_enter(
         seat = _seat_of(game, actor)
         if seat is None and not actor.has_perm(CORRECT_PERMISSION):
             raise PermissionDenied("Only the players at this table or an organiser can enter it.")
-        current = _current(game)
+        current = current_result(game)
         if current is not None and current.state == ResultState.CONFIRMED:
             raise ValidationError(
                 "This result is confirmed: an organiser can correct it, giving a reason."
             )
-        result = _write_version(
+        result = write_version(
             game=game,
             scores=scores,
             actor=actor,
@@ -276,7 +285,7 @@ def result_correct(
         spend_token(token=token, actor=actor)
         game = lock_game(game)
         _refuse_own_game(game, actor)
-        current = _current(game)
+        current = current_result(game)
         if current is None or current.state != ResultState.CONFIRMED:
             raise ValidationError(
                 "Only a confirmed result is corrected: enter or confirm the result first."
@@ -284,7 +293,7 @@ def result_correct(
         before = current.scores
         if list(scores) == before:
             raise ValidationError("These are the scores already recorded: nothing to correct.")
-        result = _write_version(
+        result = write_version(
             game=game,
             scores=scores,
             actor=actor,

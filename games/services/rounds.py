@@ -1,6 +1,11 @@
-"""Writes of a whole round at once: an organiser typing in a round's scorecards as drafts, and
-another organiser confirming them. All or nothing, with the audit entries the one-table services
-write.
+"""Writes of a whole round at once: an organiser typing in a round's scorecards, and another
+organiser confirming them. All or nothing, with the audit entries the one-table services write.
+
+Terms: a *signed scorecard* is a table's paper scorecard that the players at it signed. When the
+organiser says every scorecard typed in was signed and the session's rules say signed scorecards
+confirm (DESIGN.md "A Thursday, step by step", item 4), those results are confirmed at once: the
+players' signatures are the other side's confirmation, so this holds at a table the organiser
+plays at too. Otherwise they are drafts for the other side or another organiser to confirm.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ from django.utils import timezone
 from club.audit import audit_record_many
 from club.locking import lock_session, locked
 from club.services import session_require_open
+from club.submissions import spend_token
 from games.audit import GameVerb
 from games.models import Game, Result, ResultLine, ResultSource, ResultState, Round, Seat
 from games.services.results import CORRECT_PERMISSION, new_version
@@ -23,19 +29,29 @@ from games.totals import refresh_session_totals
 
 
 def round_results_enter(
-    *, round_: Round, actor: AbstractBaseUser, scores: Mapping[int, Sequence[int]]
+    *,
+    round_: Round,
+    actor: AbstractBaseUser,
+    scores: Mapping[int, Sequence[int]],
+    source: str = ResultSource.ENTRY,
+    signed: bool = False,
+    token: str = "",
 ) -> list[Result]:
-    """Enter several tables' results of a round at once, as drafts: an organiser typing in the
-    round's scorecards. `scores` maps table number to side scores.
+    """Enter several tables' results of a round at once: an organiser typing in the round's
+    scorecards. `scores` maps table number to side scores. Drafts, unless `signed` (the players
+    signed every scorecard given) and the session's rules say signed scorecards confirm: then
+    confirmed at once (see the module's terms).
 
     All or nothing: a table that is not in the round, is already confirmed or has impossible
-    scores is a ValidationError naming the table, and nothing is saved. A table's unconfirmed
-    draft is replaced, as `result_enter` does. One audit entry per result, as `result_enter`
-    writes.
+    scores is a ValidationError naming the table (keyed `table_<number>`, one message per bad
+    table), and nothing is saved. A table's unconfirmed draft is replaced, as `result_enter`
+    does. One audit entry per result: the one `result_enter` writes, or "confirmed from a
+    signed scorecard". The same form posted twice enters once (`token`: club.submissions).
     """
     if not actor.has_perm(CORRECT_PERMISSION):
         raise PermissionDenied("Only an organiser enters a whole round's results.")
     with transaction.atomic():
+        spend_token(token=token, actor=actor)
         lock_session(round_.session_id)
         round_ = locked(Round.objects.select_related("session__club")).get(pk=round_.pk)
         session = round_.session
@@ -67,15 +83,18 @@ def round_results_enter(
             .values_list("game_id", "latest")
         )
         now = timezone.now()
+        confirm = signed and session.house_rules.signed_scorecards_confirm
         versions = []
+        errors: dict[str, list[str]] = {}
         for game in chosen:
             game.session, game.round = session, round_  # no query per game for rules or names
             old = current.get(game.pk)
             if old is not None and old.state == ResultState.CONFIRMED:
-                raise ValidationError(
+                errors[f"table_{game.table}"] = [
                     f"Table {game.table}'s result is confirmed: an organiser can correct it, "
                     "giving a reason."
-                )
+                ]
+                continue
             try:
                 versions.append(
                     new_version(
@@ -84,8 +103,8 @@ def round_results_enter(
                         latest=latest.get(game.pk, 0),
                         scores=scores[game.table],
                         actor=actor,
-                        state=ResultState.DRAFT,
-                        source=ResultSource.ENTRY,
+                        state=ResultState.CONFIRMED if confirm else ResultState.DRAFT,
+                        source=source,
                         # An organiser who plays at the table enters it for their side, as
                         # `result_enter` records it (so their partner cannot confirm it).
                         entered_side=next(
@@ -100,7 +119,9 @@ def round_results_enter(
                     )
                 )
             except ValidationError as error:
-                raise ValidationError(f"Table {game.table}: {'; '.join(error.messages)}") from None
+                errors[f"table_{game.table}"] = [f"Table {game.table}: {'; '.join(error.messages)}"]
+        if errors:
+            raise ValidationError(errors)
         Result.objects.filter(pk__in=[old.pk for old in current.values()]).update(
             state=ResultState.SUPERSEDED
         )
@@ -111,9 +132,11 @@ def round_results_enter(
                 line.result = result
             lines.extend(result_lines)
         ResultLine.objects.bulk_create(lines)
+        if confirm:
+            refresh_session_totals(session)
         audit_record_many(
             actor=actor,
-            action=GameVerb.RESULT_ENTERED,
+            action=GameVerb.RESULT_SIGNED if confirm else GameVerb.RESULT_ENTERED,
             club=session.club,
             entries=[
                 (
@@ -122,6 +145,7 @@ def round_results_enter(
                         "game": result.game_id,
                         "version": result.version,
                         "scores": list(scores[result.game.table]),
+                        **({"source": source} if source != ResultSource.ENTRY else {}),
                     },
                 )
                 for result in results

@@ -13,11 +13,13 @@ import re
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group, Permission
 from django.contrib.contenttypes.models import ContentType
+from django.core.exceptions import ValidationError
 from django.core.management import call_command, load_command_class
 from django.db import connection, connections
 
+from club.accounts import pin_set, pin_verify
 from club.audit import ClubVerb, audit_record
-from club.models import AuditEntry, Club
+from club.models import AuditEntry, Club, Player
 from club.services import session_open
 from money.models import LedgerEntry
 from money.services import session_reopen, session_settle
@@ -77,8 +79,9 @@ def row_counts() -> dict[str, int]:
 
 def build_history() -> Club:
     """The demo club with a short season, then a reopened and resettled session with an appeal
-    ruled finally by the second judge, a login with an extra permission and group who is staff,
-    and a second club and a login the backup must leave out."""
+    ruled finally by the second judge and a wrong table PIN typed, a login with an extra
+    permission and group who is staff, and a second club and a login the backup must leave
+    out."""
     call_command("load_demo", season=False, stdout=io.StringIO())
     club = Club.objects.get(slug=SLUG)
     assert build_demo_season(club=club, seed=11, today=TODAY, sessions=3) == 3
@@ -86,6 +89,15 @@ def build_history() -> Club:
     dispute = Dispute.objects.get(claim__game__session__club=club)
     session = dispute.claim.game.session
     session_reopen(session=session, actor=organiser, reason="The appeal was lodged in time.")
+    # A table PIN (its hash is backed up) and a wrong try at a table (a PIN lock row).
+    pat = Player.objects.get(club=club, user__username="player")
+    pin_set(player=pat, actor=organiser, pin="4071")
+    try:
+        pin_verify(session=session, player=pat, pin="1111")
+    except ValidationError:
+        pass
+    else:
+        raise AssertionError("a wrong PIN was accepted")
     dispute_appeal(
         dispute=dispute, actor=dispute.opened_by.user, statement="The first judge misread it."
     )

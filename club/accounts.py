@@ -1,0 +1,429 @@
+"""Writes for logins and PINs: starting a club with its first organiser, giving a player a login
+with a role, one-time links to set a password, changing one's own password, and the 4-digit PIN
+a player accepts results with at a table.
+
+Terms:
+- role: "player", "judge" or "organiser" (`ROLES`), each a Django group (club.roles); a login
+  has exactly one of them.
+- one-time link: `/welcome/<token>/`, where a login sets its password (club.models.LoginLink).
+  The raw token is returned once, to be shown or sent; only its SHA-256 is stored. A login has at
+  most one live link: a new one revokes the older.
+- PIN: four digits, hashed like a password (Django's hashers). `pin_verify` counts wrong tries per
+  player and session and locks the PIN for the rest of the session after PIN_TRIES; a new PIN set
+  by an organiser (or the player) lifts the lock.
+
+Every service validates, writes in one transaction and records one audit entry per change; a PIN
+or a password never appears in the audit trail.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import re
+import secrets
+
+from django.contrib.auth import get_user_model, password_validation
+from django.contrib.auth.hashers import check_password, make_password
+from django.contrib.auth.models import AbstractBaseUser, Group
+from django.contrib.auth.validators import UnicodeUsernameValidator
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from club.audit import ClubVerb, at_the_table, audit_record
+from club.locking import lock_session, locked
+from club.models import (
+    LOGIN_LINK_DAYS,
+    PIN_TRIES,
+    Club,
+    LoginLink,
+    LoginLinkPurpose,
+    PinLock,
+    Player,
+    Session,
+    SessionState,
+)
+from club.roles import JUDGES, ORGANISERS, PLAYERS
+from club.services import club_create, player_create
+
+# Role -> group, lowest first (the order the forms offer them in).
+ROLES = {"player": PLAYERS, "judge": JUDGES, "organiser": ORGANISERS}
+ORGANISER_PERMISSION = "club.change_player"  # who gives logins and sets others' PINs
+PIN_PATTERN = re.compile(r"[0-9]{4}")
+
+
+# --- One-time links -------------------------------------------------------------------------------
+
+
+def token_digest(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def login_link_find(token: str) -> LoginLink | None:
+    """The link a token opens (live or not), or None: a read, for the welcome page."""
+    if not token or len(token) > 100:
+        return None
+    return (
+        LoginLink.objects.filter(token_hash=token_digest(token))
+        .select_related("user", "club")
+        .first()
+    )
+
+
+def _link_issue(
+    *, club: Club, user: AbstractBaseUser, actor: AbstractBaseUser | None, purpose: str
+) -> str:
+    """A new live link for `user` (call inside a transaction); the older live ones die."""
+    now = timezone.now()
+    LoginLink.objects.filter(
+        user=user, used_at__isnull=True, revoked_at__isnull=True, expires_at__gt=now
+    ).update(revoked_at=now)
+    token = secrets.token_urlsafe(24)
+    link = LoginLink(
+        club=club,
+        user=user,
+        token_hash=token_digest(token),
+        purpose=purpose,
+        created_by=actor if actor is not None and actor.is_authenticated else None,
+        created_at=now,
+        expires_at=now + dt.timedelta(days=LOGIN_LINK_DAYS),
+    )
+    link.full_clean(exclude=["club", "user", "created_by"])
+    link.save()
+    audit_record(
+        actor=actor,
+        action=ClubVerb.LOGIN_LINK_MADE,
+        obj=link,
+        club=club,
+        data={
+            "username": user.get_username(),
+            "purpose": purpose,
+            "expires_at": link.expires_at,
+        },
+    )
+    return token
+
+
+def login_link_use(*, token: str, password: str) -> AbstractBaseUser:
+    """Spend a one-time link: the login gets `password` and the link is dead. A link that is
+    unknown, used, replaced or expired is a ValidationError saying so; a password Django's
+    validators refuse is a ValidationError on `password`. Nothing is saved then."""
+    with transaction.atomic():
+        link = login_link_find(token)
+        if link is None:
+            raise ValidationError("This link is not one of ours: check it, or ask an organiser.")
+        link = locked(LoginLink.objects.select_related("user", "club")).get(pk=link.pk)
+        _refuse_dead(link)
+        user = link.user
+        try:
+            password_validation.validate_password(password, user)
+        except ValidationError as error:
+            raise ValidationError({"password": error.messages}) from None
+        user.set_password(password)
+        user.save(update_fields=["password"])
+        link.used_at = timezone.now()
+        link.save(update_fields=["used_at"])
+        audit_record(
+            actor=user,
+            action=ClubVerb.PASSWORD_SET,
+            obj=link,
+            club=link.club,
+            data={"username": user.get_username(), "purpose": link.purpose},
+        )
+    return user
+
+
+def link_refusal(link: LoginLink | None) -> str | None:
+    """Why a link cannot be used now (None: it can), for the page and the service alike."""
+    if link is None:
+        return "This link is not one of ours: check it, or ask an organiser for a new one."
+    if link.used_at is not None:
+        return (
+            "This link was used already: each one works once. Log in with the password set "
+            "then, or ask an organiser for a new link."
+        )
+    if link.revoked_at is not None:
+        return "A newer link replaced this one: use the newest, or ask an organiser."
+    if link.expires_at <= timezone.now():
+        return (
+            f"This link expired on {timezone.localtime(link.expires_at):%d %B %Y} (links last "
+            f"{LOGIN_LINK_DAYS} days): ask an organiser for a new one."
+        )
+    return None
+
+
+def _refuse_dead(link: LoginLink) -> None:
+    refusal = link_refusal(link)
+    if refusal:
+        raise ValidationError(refusal)
+
+
+# --- Logins and roles -----------------------------------------------------------------------------
+
+
+def _check_username(username: str) -> str:
+    username = (username or "").strip()
+    if not username:
+        raise ValidationError({"username": "Write a username for the login."})
+    try:
+        UnicodeUsernameValidator()(username)
+    except ValidationError:
+        raise ValidationError(
+            {"username": "A username is letters, digits and @ . + - _ only, without spaces."}
+        ) from None
+    if len(username) > 150:
+        raise ValidationError({"username": "A username is at most 150 characters."})
+    if get_user_model().objects.filter(username__iexact=username).exists():
+        raise ValidationError({"username": f"The username {username!r} is taken: choose another."})
+    return username
+
+
+def _group(role: str) -> Group:
+    if role not in ROLES:
+        raise ValidationError({"role": "Choose player, judge or organiser."})
+    return Group.objects.get(name=ROLES[role])
+
+
+def _require_organiser(actor: AbstractBaseUser | None, club: Club) -> None:
+    """The actor may manage the club's logins: an organiser of `club` (the system may too)."""
+    if actor is None:
+        return
+    if not actor.is_authenticated or not actor.has_perm(ORGANISER_PERMISSION):
+        raise PermissionDenied("Only an organiser gives logins.")
+    if not Player.objects.filter(user=actor, club=club).exists() and not actor.is_superuser:
+        raise PermissionDenied("Only an organiser of this club gives its logins.")
+
+
+def _new_login(*, username: str, display_name: str, email: str, role: str) -> AbstractBaseUser:
+    user = get_user_model()(username=username, first_name=display_name[:150], email=email)
+    user.set_unusable_password()
+    try:
+        with transaction.atomic():
+            user.save()
+    except IntegrityError:
+        raise ValidationError(
+            {"username": f"The username {username!r} is taken: choose another."}
+        ) from None
+    user.groups.set([_group(role)])
+    return user
+
+
+def login_give(
+    *,
+    player: Player,
+    actor: AbstractBaseUser | None,
+    username: str,
+    role: str,
+    email: str = "",
+) -> str:
+    """Give a player without a login a new login (no usable password) in `role`, linked to the
+    player; returns the raw token of its welcome link, where the player sets a password."""
+    username = _check_username(username)
+    email = (email or "").strip()
+    _group(role)
+    with transaction.atomic():
+        player = locked(Player.objects.select_related("club")).get(pk=player.pk)
+        _require_organiser(actor, player.club)
+        if player.user_id is not None:
+            raise ValidationError(
+                {"username": f"{player} has a login already: give a new password link instead."}
+            )
+        user = _new_login(
+            username=username, display_name=player.display_name, email=email, role=role
+        )
+        player.user = user
+        player.save(update_fields=["user"])
+        audit_record(
+            actor=actor,
+            action=ClubVerb.LOGIN_GIVEN,
+            obj=player,
+            club=player.club,
+            data={"player": player.display_name, "username": username, "role": role},
+        )
+        return _link_issue(
+            club=player.club, user=user, actor=actor, purpose=LoginLinkPurpose.WELCOME
+        )
+
+
+def login_role(user: AbstractBaseUser | None) -> str:
+    """The role ("player", "judge", "organiser") a login's groups give, or ""."""
+    if user is None:
+        return ""
+    names = {group.name for group in user.groups.all()}
+    found = [role for role, group in ROLES.items() if group in names]
+    return found[-1] if found else ""
+
+
+def login_role_set(*, player: Player, actor: AbstractBaseUser | None, role: str) -> None:
+    """Give a player's login another role. Nobody changes their own role (an organiser would
+    lock the club out): another organiser does."""
+    group = _group(role)
+    with transaction.atomic():
+        player = locked(Player.objects.select_related("club", "user")).get(pk=player.pk)
+        _require_organiser(actor, player.club)
+        if player.user is None:
+            raise ValidationError({"role": f"{player} has no login: give one first."})
+        if actor is not None and player.user_id == actor.pk:
+            raise ValidationError(
+                {"role": "This is your own login: another organiser changes your role."}
+            )
+        before = login_role(player.user)
+        if before == role:
+            return
+        player.user.groups.set([group])
+        audit_record(
+            actor=actor,
+            action=ClubVerb.LOGIN_ROLE_CHANGED,
+            obj=player,
+            club=player.club,
+            data={
+                "username": player.user.get_username(),
+                "role": {"before": before, "after": role},
+            },
+        )
+
+
+def login_link_new(*, player: Player, actor: AbstractBaseUser | None) -> str:
+    """A new one-time link for a player's login (a forgotten password); the older one dies."""
+    with transaction.atomic():
+        player = locked(Player.objects.select_related("club", "user")).get(pk=player.pk)
+        _require_organiser(actor, player.club)
+        if player.user is None:
+            raise ValidationError(f"{player} has no login: give one first.")
+        return _link_issue(
+            club=player.club, user=player.user, actor=actor, purpose=LoginLinkPurpose.RESET
+        )
+
+
+def password_change(*, user: AbstractBaseUser, old_password: str, new_password: str) -> None:
+    """A logged-in user changes their own password (the old one first, as Django asks)."""
+    with transaction.atomic():
+        user = locked(get_user_model().objects.all()).get(pk=user.pk)
+        if not user.check_password(old_password):
+            raise ValidationError({"old_password": "That is not your current password."})
+        try:
+            password_validation.validate_password(new_password, user)
+        except ValidationError as error:
+            raise ValidationError({"new_password": error.messages}) from None
+        user.set_password(new_password)
+        user.save(update_fields=["password"])
+        player = Player.objects.filter(user=user).select_related("club").first()
+        audit_record(
+            actor=user,
+            action=ClubVerb.PASSWORD_CHANGED,
+            obj=user,
+            club=player.club if player else None,
+            data={"username": user.get_username()},
+        )
+
+
+# --- Starting a club ------------------------------------------------------------------------------
+
+
+def club_start(
+    *, name: str, slug: str, organiser_username: str, organiser_name: str = ""
+) -> tuple[Club, Player, str]:
+    """A new club with the default house rules and its first organiser: a login with no usable
+    password in the organisers' role, linked to a new player of the club. Returns the club, the
+    player and the raw token of the welcome link. A taken name, slug or username is a
+    ValidationError naming it, and nothing is created."""
+    username = _check_username(organiser_username)
+    display_name = " ".join((organiser_name or "").split()) or username
+    with transaction.atomic():
+        if Club.objects.filter(slug=slug).exists():
+            raise ValidationError({"slug": f"A club with the slug {slug!r} exists already."})
+        if Club.objects.filter(name__iexact=(name or "").strip()).exists():
+            raise ValidationError({"name": f"A club called {name!r} exists already."})
+        club = club_create(actor=None, name=(name or "").strip(), slug=slug)
+        user = _new_login(username=username, display_name=display_name, email="", role="organiser")
+        player = player_create(club=club, actor=None, display_name=display_name, user=user)
+        audit_record(
+            actor=None,
+            action=ClubVerb.LOGIN_GIVEN,
+            obj=player,
+            club=club,
+            data={"player": player.display_name, "username": username, "role": "organiser"},
+        )
+        token = _link_issue(club=club, user=user, actor=None, purpose=LoginLinkPurpose.WELCOME)
+    return club, player, token
+
+
+# --- PINs -----------------------------------------------------------------------------------------
+
+
+def pin_set(*, player: Player, actor: AbstractBaseUser, pin: str) -> None:
+    """Set (or, with an empty `pin`, remove) a player's table PIN: by the player themselves or an
+    organiser of the club. Four digits. A new PIN lifts a lock of the player's PIN in every open
+    session (the organiser has seen who is typing)."""
+    pin = (pin or "").strip()
+    if pin and not PIN_PATTERN.fullmatch(pin):
+        raise ValidationError({"pin": "A PIN is exactly four digits, e.g. 4071."})
+    with transaction.atomic():
+        player = locked(Player.objects.select_related("club")).get(pk=player.pk)
+        own = actor.is_authenticated and player.user_id == actor.pk
+        if not own:
+            _require_organiser(actor, player.club)
+        player.pin_hash = make_password(pin) if pin else ""
+        player.save(update_fields=["pin_hash"])
+        lifted = PinLock.objects.filter(
+            player=player, session__state=SessionState.OPEN, locked_at__isnull=False
+        ).update(locked_at=None, failures=0)
+        audit_record(
+            actor=actor,
+            action=ClubVerb.PIN_SET if pin else ClubVerb.PIN_CLEARED,
+            obj=player,
+            club=player.club,
+            data={"player": player.display_name, "locks_lifted": lifted},
+        )
+
+
+def pin_refusal(session: Session, player: Player) -> str | None:
+    """Why `player` cannot accept with a PIN in `session` now (None: they can type it)."""
+    if not player.pin_hash:
+        return (
+            f"{player} has no PIN yet: an organiser sets one on the player's page (or the "
+            "organiser confirms the result on the game page)."
+        )
+    if PinLock.objects.filter(session=session, player=player, locked_at__isnull=False).exists():
+        return (
+            f"{player}'s PIN is locked after {PIN_TRIES} wrong tries this session: an organiser "
+            "sets a new PIN, or confirms the result on the game page."
+        )
+    return None
+
+
+def pin_verify(*, session: Session, player: Player, pin: str) -> None:
+    """Check the PIN `player` typed at a table in `session`. A wrong PIN is counted (and audited)
+    even though the caller's change is refused: this commits its own transaction, then raises a
+    ValidationError on `pin`. The PIN_TRIES-th wrong one locks the player's PIN for the session.
+    Call it before (outside) the transaction of what it guards."""
+    with transaction.atomic():
+        session = lock_session(session.pk)
+        player = Player.objects.get(pk=player.pk)
+        refusal = pin_refusal(session, player)
+        if refusal:
+            raise ValidationError({"pin": refusal})
+        if PIN_PATTERN.fullmatch((pin or "").strip()) and check_password(
+            pin.strip(), player.pin_hash
+        ):
+            return
+        lock, _ = PinLock.objects.get_or_create(session=session, player=player)
+        lock = locked(PinLock.objects.all()).get(pk=lock.pk)
+        lock.failures += 1
+        left = PIN_TRIES - lock.failures
+        if left <= 0:
+            lock.locked_at = timezone.now()
+        lock.save(update_fields=["failures", "locked_at"])
+        audit_record(
+            actor=None,
+            action=ClubVerb.PIN_LOCKED if left <= 0 else ClubVerb.PIN_REFUSED,
+            obj=player,
+            club=session.club,
+            data={**at_the_table(player), "session": session.pk, "failures": lock.failures},
+        )
+    if left <= 0:
+        raise ValidationError({"pin": pin_refusal(session, player)})
+    raise ValidationError(
+        {"pin": f"Wrong PIN for {player}: {left} {'try' if left == 1 else 'tries'} left."}
+    )

@@ -1,0 +1,194 @@
+"""Sessions (one club morning each, with the house rules it is played under), check-ins (a
+player present, what they owe and who took it), and the one-time tokens of forms."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+from django.utils.functional import cached_property
+
+from club.models.clubs import EARLIEST_DATE, LATEST_STORED_DATE, Club, check_session_date
+from club.models.people import Player
+from club.money import (
+    CHECKIN_JACKPOT_FIELDS,
+    JACKPOT_FIELDS,
+    MONEY_LIMIT_CENTS,
+    format_cents,
+    money_validators,
+)
+from club.rules import HouseRules
+
+
+class SessionState(models.TextChoices):
+    OPEN = "open", "Open"
+    SETTLED = "settled", "Settled"
+
+
+class Session(models.Model):
+    """One club morning. `rules` is the snapshot of the house rules it is played under."""
+
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="sessions")
+    date = models.DateField()
+    starts_at = models.TimeField(default=dt.time(9, 30))
+    state = models.CharField(max_length=10, choices=SessionState.choices, default=SessionState.OPEN)
+    rules = models.JSONField(help_text="The house rules this session is played under.")
+    opened_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    opened_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-date"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "date"], name="session_one_per_club_per_date"),
+            models.CheckConstraint(
+                condition=models.Q(date__gte=EARLIEST_DATE, date__lte=LATEST_STORED_DATE),
+                name="session_date_in_range",
+            ),
+        ]
+        indexes = [models.Index(fields=["club", "date"])]
+
+    def __str__(self) -> str:
+        return f"{self.club} {self.date:%a %d %b %Y}"
+
+    @property
+    def season(self) -> int:  # the club's season (club.seasons), not the calendar year
+        return self.club.season_of(self.date)
+
+    def clean(self) -> None:
+        if self.date is not None:
+            check_session_date(self.date)
+
+    @property
+    def is_open(self) -> bool:
+        return self.state == SessionState.OPEN
+
+    @cached_property
+    def house_rules(self) -> HouseRules:
+        """The house rules this session is played under (its snapshot, typed)."""
+        return HouseRules.from_snapshot(self.rules)
+
+    @property
+    def game_target(self) -> int:
+        return self.house_rules.game_target
+
+    @property
+    def fee_cents(self) -> int:
+        return self.house_rules.entry_fee_cents
+
+
+class CheckIn(models.Model):
+    """A player present at a session, what they owe and, once paid, who took it and when. What
+    is owed (DESIGN.md "A Thursday, step by step", item 2) is the fee plus each jackpot's
+    contribution, copied from the session's rules at check-in; "Mark paid" takes it all."""
+
+    session = models.ForeignKey(Session, on_delete=models.PROTECT, related_name="checkins")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="checkins")
+    fee_cents = models.PositiveIntegerField(validators=money_validators())
+    jackpot_29_cents = models.PositiveIntegerField(default=0, validators=money_validators())
+    jackpot_28_cents = models.PositiveIntegerField(default=0, validators=money_validators())
+    jackpot_24_cents = models.PositiveIntegerField(default=0, validators=money_validators())
+    from_round = models.PositiveSmallIntegerField(
+        default=1, help_text="The first round this player can be drawn in (late arrivals)."
+    )
+    checked_in_at = models.DateTimeField(default=timezone.now)
+    checked_in_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    paid_at = models.DateTimeField(null=True, blank=True)
+    paid_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["session", "checked_in_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["session", "player"], name="checkin_one_per_player_per_session"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(fee_cents__lte=MONEY_LIMIT_CENTS),
+                name="checkin_fee_at_most_100_dollars",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(paid_at__isnull=True) | models.Q(paid_by__isnull=False),
+                name="checkin_paid_has_taker",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(**{f"{f}__lte": MONEY_LIMIT_CENTS for f in JACKPOT_FIELDS}),
+                name="checkin_jackpots_at_most_100_dollars",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} at {self.session}"
+
+    @property
+    def is_paid(self) -> bool:
+        return self.paid_at is not None
+
+    @property
+    def contributions(self) -> dict[int, int]:
+        """The jackpots this check-in pays into: hand -> cents (only those above 0)."""
+        return {h: c for h, f in CHECKIN_JACKPOT_FIELDS.items() if (c := getattr(self, f))}
+
+    @property
+    def owed_cents(self) -> int:  # the whole amount: the fee and every jackpot contribution
+        return self.fee_cents + sum(self.contributions.values())
+
+    @property
+    def owed_parts(self) -> str:
+        """What the amount is made of, for people: "fee 25¢ + 29 jackpot 10¢"."""
+        parts = [f"{hand} jackpot {format_cents(c)}" for hand, c in self.contributions.items()]
+        return " + ".join([f"fee {format_cents(self.fee_cents)}", *parts])
+
+    def copy_owed(self, rules: HouseRules) -> None:  # at check-in, from the session's rules
+        self.fee_cents = rules.entry_fee_cents
+        for hand, field in CHECKIN_JACKPOT_FIELDS.items():
+            setattr(self, field, rules.jackpot_cents(hand))
+
+
+class SubmissionToken(models.Model):
+    """A form's one-time token, spent by the service that saves the form
+    (`club.services.spend_token`) in its transaction: a second post of the same page finds it
+    spent and saves nothing again. `made` names what the first post made ("app_label.model:pk")."""
+
+    token = models.CharField(max_length=64, unique=True)
+    created = models.DateTimeField(auto_now_add=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    made = models.CharField(max_length=80, blank=True)
+
+    def __str__(self) -> str:
+        return f"submission {self.token[:8]}…"
+
+
+PIN_TRIES = 5
+
+
+class PinLock(models.Model):
+    """Wrong PINs typed for one player on table links during one session: after PIN_TRIES the
+    player's PIN is locked for the rest of the session (an organiser setting a new PIN lifts it).
+    Written only by `club.accounts.pin_verify`."""
+
+    session = models.ForeignKey(Session, on_delete=models.PROTECT, related_name="pin_locks")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="pin_locks")
+    failures = models.PositiveSmallIntegerField(default=0)
+    locked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["session", "player"]
+        constraints = [
+            models.UniqueConstraint(fields=["session", "player"], name="pin_lock_one_per_player"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player}'s PIN at {self.session}: {self.failures} wrong"
+
+    @property
+    def is_locked(self) -> bool:
+        return self.locked_at is not None

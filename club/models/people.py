@@ -72,16 +72,7 @@ class Player(models.Model):
         if not self.display_name:
             raise ValidationError({"display_name": "Write the name the club knows this player by."})
         if self.club_id:
-            clash = Player.objects.filter(
-                club_id=self.club_id, display_name__iexact=self.display_name
-            ).exclude(pk=self.pk)
-            if clash.exists():
-                raise ValidationError(
-                    {
-                        "display_name": f"{self.display_name!r} is already a player of this club: "
-                        "add an initial or a nickname to tell them apart."
-                    }
-                )
+            self._refuse_name_taken()
             if self.user_id:
                 taken = Player.objects.filter(user_id=self.user_id).exclude(pk=self.pk).first()
                 if taken is not None and taken.club_id == self.club_id:
@@ -92,6 +83,29 @@ class Player(models.Model):
                     # Said exactly as for a login that does not exist: the form must not tell
                     # one club which usernames another club has.
                     raise ValidationError({"user": LOGIN_NOT_LINKABLE})
+
+    def _refuse_name_taken(self) -> None:
+        clash = Player.objects.filter(
+            club_id=self.club_id, display_name__iexact=self.display_name
+        ).exclude(pk=self.pk)
+        if clash.exists():
+            raise ValidationError(
+                {
+                    "display_name": f"{self.display_name!r} is already a player of this club: "
+                    "add an initial or a nickname to tell them apart."
+                }
+            )
+
+    def validate_constraints(self, exclude=None) -> None:
+        """The database's constraints, with the name's in the words `clean` uses, on the name:
+        another add of the same name may commit between `clean`'s check and this one (two
+        organisers adding "Sam Pike" at once), and then only the constraint sees it."""
+        try:
+            super().validate_constraints(exclude=exclude)
+        except ValidationError:
+            if self.club_id:
+                self._refuse_name_taken()
+            raise
 
 
 LOGIN_LINK_DAYS = 7

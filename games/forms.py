@@ -111,6 +111,7 @@ class ScorecardsForm(OneTimeFormMixin, forms.Form):
         self.tables = tables
         self.rules = rules
         self.table_errors: dict[int, list[str]] = {}
+        self.error_sides: dict[int, int] = {}  # the side a table's error is about, when one is
         target = rules.game_target
         signed = self.fields.pop("signed")
         for table in self.open_tables:
@@ -151,11 +152,14 @@ class ScorecardsForm(OneTimeFormMixin, forms.Form):
                 self.table_errors[number] = [
                     f"Table {number}: write every side's final score, or leave the table empty."
                 ]
+                self.error_sides[number] = values.index(None)
                 continue
             try:
                 game_outcome(values, rules=self.rules)
             except OutcomeError as error:
                 self.table_errors[number] = [f"Table {number}: {error}"]
+                if error.side is not None:
+                    self.error_sides[number] = error.side
         if self.table_errors:
             raise forms.ValidationError(
                 "Nothing was saved: fix the tables marked below, then save again."
@@ -206,27 +210,25 @@ class ScorecardsForm(OneTimeFormMixin, forms.Form):
         return rows
 
     def focus(self) -> None:
-        """Put `autofocus` where the organiser types next: the first field of the first table
-        in error, else the first empty score field; mark the fields in error for screen readers."""
-        target = None
+        """Put `autofocus` where the organiser types next: in the first table in error (on the
+        score its error is about, else its first), else on the first empty score field; mark the
+        fields of the tables in error for screen readers."""
+        first_error = first_empty = None
         for table in self.open_tables:
-            names = self.fields_of(table)
-            in_error = table.game.table in self.table_errors or any(
-                name in self.errors for name in names
-            )
-            if in_error:
+            number, names = table.game.table, self.fields_of(table)
+            wrong = [name for name in names if name in self.errors]
+            if number in self.error_sides:
+                wrong.append(names[self.error_sides[number]])
+            if wrong or number in self.table_errors:
                 for name in names:
                     self.fields[name].widget.attrs["aria-invalid"] = "true"
-                    self.fields[name].widget.attrs["aria-describedby"] = (
-                        f"table-{table.game.table}-errors"
-                    )
-                target = target if target and target[0] else (True, names[0])
-            elif target is None:
-                empty = next((name for name in names if self[name].value() in (None, "")), None)
-                if empty is not None:
-                    target = (False, empty)
+                    self.fields[name].widget.attrs["aria-describedby"] = f"table-{number}-errors"
+                first_error = first_error or (wrong or names)[0]
+            elif first_empty is None:
+                first_empty = next((n for n in names if self[n].value() in (None, "")), None)
+        target = first_error or first_empty
         if target is not None:
-            self.fields[target[1]].widget.attrs["autofocus"] = True
+            self.fields[target].widget.attrs["autofocus"] = True
 
 
 class FindNameForm(forms.Form):

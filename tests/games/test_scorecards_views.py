@@ -352,9 +352,10 @@ def test_each_bad_table_shows_its_error_on_its_row_and_nothing_is_saved(client, 
     assert re.search(rf'name="table_{twos[2].table}_side_1" value="{scores_of(twos[2])[1]}"', html)
     assert re.search(rf'name="table_{twos[1].table}_side_0" value="120"', html)
     assert re.search(r'name="signed"[^>]*checked', html)
-    # The keyboard starts at the first table in error.
+    # The keyboard starts at the first table in error, on the score its error is about.
+    about = {twos[0].table: 1, twos[1].table: 0, three.table: 2}
     focused = re.findall(r'<input type="number" name="(table_\d+_side_\d+)"[^>]*autofocus', html)
-    assert focused == [f"table_{min(errors)}_side_0"]
+    assert focused == [f"table_{min(errors)}_side_{about[min(errors)]}"]
     assert f'id="table-{min(errors)}-errors"' in html
 
     fixed = {**data, f"table_{twos[0].table}_side_1": "90"}

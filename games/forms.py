@@ -1,5 +1,5 @@
 """Forms of the games app: side scores of a game, a correction's reason, a seat swap, the draw,
-withdrawing a round.
+withdrawing a round, a whole round's scorecards, finding a name on the round page.
 
 The forms that save something carry a one-time token (club.web.OneTimeFormMixin), so a double
 post saves once; the draw names the round it draws instead.
@@ -9,8 +9,11 @@ from __future__ import annotations
 
 from django import forms
 
+from club.rules import HouseRules
 from club.web import OneTimeFormMixin
 from games.models import Game, Round
+from games.outcome import OutcomeError, game_outcome
+from games.selectors import RoundTable, name_key
 
 
 class ResultForm(OneTimeFormMixin, forms.Form):
@@ -70,3 +73,185 @@ class DrawForm(forms.Form):
 class WithdrawForm(OneTimeFormMixin, forms.Form):
     """The confirm step of withdrawing a round: no field but the one-time token, so a second
     press withdraws nothing (not the round drawn again in its place)."""
+
+
+def _score_field(label: str, target: int) -> forms.IntegerField:
+    return forms.IntegerField(
+        label=label,
+        required=False,
+        min_value=0,
+        max_value=target,
+        widget=forms.NumberInput(
+            attrs={"inputmode": "numeric", "min": 0, "max": target, "autocomplete": "off"}
+        ),
+        error_messages={
+            "min_value": "A score cannot be negative.",
+            "max_value": f"The game ends at {target}: no score is above it.",
+            "invalid": "Write the final score as a whole number.",
+        },
+    )
+
+
+class ScorecardsForm(OneTimeFormMixin, forms.Form):
+    """A round's paper scorecards on one screen: a score field per side of every table still
+    without a confirmed result ("table_<n>_side_<i>", in table order, then side order, which is
+    the keyboard's order), prefilled with a table's draft, and the "signed" box.
+
+    A table left empty is not entered; a table with only some scores, or scores that cannot end
+    a game, is an error on that table (`table_errors`, by table number), so every bad table shows
+    at once. `scores()` gives the tables to enter: a draft left as it was is entered again only
+    when the entry confirms it (signed, under a rule that lets signed scorecards confirm);
+    otherwise it stays the draft it is, entered by whoever entered it.
+    """
+
+    signed = forms.BooleanField(required=False, label="The players signed these scorecards")
+
+    def __init__(self, *args, tables: list[RoundTable], rules: HouseRules, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.tables = tables
+        self.rules = rules
+        self.table_errors: dict[int, list[str]] = {}
+        self.error_sides: dict[int, int] = {}  # the side a table's error is about, when one is
+        target = rules.game_target
+        signed = self.fields.pop("signed")
+        for table in self.open_tables:
+            for side, names in enumerate(table.sides):
+                name = self.field_name(table.game.table, side)
+                self.fields[name] = _score_field(" & ".join(names) or "(empty side)", target)
+                if table.draft and side < len(table.scores):
+                    self.fields[name].initial = table.scores[side]
+        self.fields["signed"] = signed
+
+    @staticmethod
+    def field_name(table: int, side: int) -> str:
+        return f"table_{table}_side_{side}"
+
+    @property
+    def open_tables(self) -> list[RoundTable]:
+        """The tables still to type: those without a confirmed result."""
+        return [table for table in self.tables if not table.confirmed]
+
+    def fields_of(self, table: RoundTable) -> list[str]:
+        return [self.field_name(table.game.table, side) for side in range(len(table.sides))]
+
+    def confirms(self) -> bool:
+        """Whether this entry confirms the results (signed, and the rule says signed confirms)."""
+        return bool(self.cleaned_data.get("signed")) and self.rules.signed_scorecards_confirm
+
+    def clean(self):
+        data = super().clean()
+        for table in self.open_tables:
+            number = table.game.table
+            names = self.fields_of(table)
+            if any(name in self.errors for name in names):
+                continue  # the field's own error says what to fix
+            values = [data.get(name) for name in names]
+            if all(value is None for value in values):
+                continue
+            if any(value is None for value in values):
+                self.table_errors[number] = [
+                    f"Table {number}: write every side's final score, or leave the table empty."
+                ]
+                self.error_sides[number] = values.index(None)
+                continue
+            try:
+                game_outcome(values, rules=self.rules)
+            except OutcomeError as error:
+                self.table_errors[number] = [f"Table {number}: {error}"]
+                if error.side is not None:
+                    self.error_sides[number] = error.side
+        if self.table_errors:
+            raise forms.ValidationError(
+                "Nothing was saved: fix the tables marked below, then save again."
+            )
+        return data
+
+    def add_table_errors(self, error: forms.ValidationError) -> None:
+        """A service's ValidationError: `table_<n>` keys on their tables, the rest above."""
+        if not hasattr(error, "error_dict"):
+            self.add_error(None, error)
+            return
+        for key, errors in error.error_dict.items():
+            number = key.removeprefix("table_")
+            if key.startswith("table_") and number.isdigit():
+                self.table_errors[int(number)] = [m for e in errors for m in e.messages]
+            else:
+                self.add_error(None, errors)
+        if self.table_errors:
+            self.add_error(None, "Nothing was saved: fix the tables marked below, then save again.")
+
+    def scores(self) -> dict[int, list[int]]:
+        """The tables to enter: table number -> side scores (see the class's docstring)."""
+        entered = {}
+        confirms = self.confirms()
+        for table in self.open_tables:
+            values = [self.cleaned_data.get(name) for name in self.fields_of(table)]
+            if any(value is None for value in values):
+                continue
+            if table.draft and values == table.scores and not confirms:
+                continue
+            entered[table.game.table] = values
+        return entered
+
+    def rows(self) -> list[dict]:
+        """Every table in table order for the template: its fields (none when confirmed) with
+        the side's names, and its errors (the fields' and the table's)."""
+        rows = []
+        for table in self.tables:
+            fields = []
+            errors = list(self.table_errors.get(table.game.table, []))
+            if not table.confirmed:
+                for name, names in zip(self.fields_of(table), table.sides, strict=True):
+                    bound = self[name]
+                    fields.append((names, bound))
+                    label = " & ".join(names)
+                    errors += [f"Table {table.game.table}, {label}: {e}" for e in bound.errors]
+            rows.append({"table": table, "fields": fields, "errors": errors})
+        return rows
+
+    def focus(self) -> None:
+        """Put `autofocus` where the organiser types next: in the first table in error (on the
+        score its error is about, else its first), else on the first empty score field; mark the
+        fields of the tables in error for screen readers."""
+        first_error = first_empty = None
+        for table in self.open_tables:
+            number, names = table.game.table, self.fields_of(table)
+            wrong = [name for name in names if name in self.errors]
+            if number in self.error_sides:
+                wrong.append(names[self.error_sides[number]])
+            if wrong or number in self.table_errors:
+                for name in names:
+                    self.fields[name].widget.attrs["aria-invalid"] = "true"
+                    self.fields[name].widget.attrs["aria-describedby"] = f"table-{number}-errors"
+                first_error = first_error or (wrong or names)[0]
+            elif first_empty is None:
+                first_empty = next((n for n in names if self[n].value() in (None, "")), None)
+        target = first_error or first_empty
+        if target is not None:
+            self.fields[target].widget.attrs["autofocus"] = True
+
+
+class FindNameForm(forms.Form):
+    """The round page's "Find your name" box (a GET form; the page's script filters as you
+    type, and without JavaScript the server does the same)."""
+
+    name = forms.CharField(
+        label="Find your name",
+        required=False,
+        max_length=60,
+        widget=forms.TextInput(
+            attrs={
+                "type": "search",
+                "autocomplete": "off",
+                "autocapitalize": "words",
+                "spellcheck": "false",
+                "data-find-name": "",
+            }
+        ),
+    )
+
+    def key(self) -> str:
+        """What to look for (a `name_key`), empty when nothing (or nothing valid) was typed."""
+        if not self.is_valid():
+            return ""
+        return name_key(self.cleaned_data["name"])

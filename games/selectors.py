@@ -1,20 +1,39 @@
-"""Reads for the games app: session standings, rounds with their tables, a game's history.
+"""Reads for the games app: session standings, rounds with their tables, a game's history, where
+a member plays now.
 
 Terms:
 - standing: one checked-in player's line for a session, summed over confirmed results only:
   game points, games won and lost, spread, skunks given and taken. Ranked by the one ranking
   order (games.ranking: game points, then games won, then spread); players level on all three
   share the rank, shown "T-3".
+- round table: one table of a round with its players' names side by side and its current result
+  (a draft or confirmed version; none while it is being played), as the round page and the
+  scorecards screen show it.
+- name key: a name as a search compares it, case and spacing ignored ("  bill  DAWSON" finds
+  "Bill Dawson"); a search finds every name that contains it.
+- the member's current round: the latest round drawn of the latest open session of the club the
+  member is checked in at (an open session they are not checked in at is not theirs; an older
+  one left open is passed over for a later one). Their table is their seat in that round.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import F, FilteredRelation, Prefetch, Q, QuerySet, Value
+from django.db.models import (
+    Exists,
+    F,
+    FilteredRelation,
+    Max,
+    OuterRef,
+    Prefetch,
+    Q,
+    QuerySet,
+    Value,
+)
 from django.db.models.functions import Coalesce
 
-from club.models import CheckIn, Session
+from club.models import CheckIn, Club, Session, SessionState
 from games.models import Game, Result, ResultLine, ResultState, Round, Seat
 from games.ranking import rank
 
@@ -108,3 +127,153 @@ def session_result_lines(session: Session) -> QuerySet[ResultLine]:
         .select_related("player", "result__game__round")
         .order_by("result__game__round__number", "result__game__table", "side", "pk")
     )
+
+
+def name_key(text: str) -> str:
+    """A name as a search compares it: spacing collapsed, case folded (see the module's terms)."""
+    return " ".join(str(text).split()).casefold()
+
+
+@dataclass(frozen=True)
+class RoundTable:
+    game: Game
+    sides: tuple[tuple[str, ...], ...]  # the players' names per side, in seat order
+    current: Result | None  # its draft or confirmed version; None while it is played
+
+    @property
+    def state(self) -> str:
+        return self.current.state if self.current is not None else "playing"
+
+    @property
+    def confirmed(self) -> bool:
+        return self.state == ResultState.CONFIRMED
+
+    @property
+    def draft(self) -> bool:
+        return self.state == ResultState.DRAFT
+
+    @property
+    def scores(self) -> list[int]:
+        return self.current.scores if self.current is not None else []
+
+    @property
+    def names(self) -> list[str]:
+        return [name for side in self.sides for name in side]
+
+    @property
+    def scored_sides(self) -> list[tuple[str, int | None]]:
+        """Each side's names ("Ann Lee & Cy Pell") with its score in the current result."""
+        scores = self.scores
+        return [
+            (" & ".join(side), scores[index] if index < len(scores) else None)
+            for index, side in enumerate(self.sides)
+        ]
+
+    @property
+    def label(self) -> str:
+        """The players as people read them: "Ann Lee & Cy Pell v Bob Ray & Di Wu"."""
+        return " v ".join(" & ".join(side) for side in self.sides if side)
+
+    def has_name(self, key: str) -> bool:
+        """Whether a player's name contains `key` (a `name_key`)."""
+        return bool(key) and any(key in name_key(name) for name in self.names)
+
+
+def round_tables(round_: Round) -> list[RoundTable]:
+    """The round's tables in table order, each with its sides and current result: four queries
+    however many tables (games, seats with players, current results, their lines)."""
+    current = (
+        Result.objects.exclude(state=ResultState.SUPERSEDED)
+        .select_related("entered_by", "entered_by_player")
+        .prefetch_related("lines")
+    )
+    games = round_.games.order_by("table").prefetch_related(
+        Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position")),
+        Prefetch("results", queryset=current, to_attr="current_results"),
+    )
+    tables = []
+    for game in games:
+        seats = list(game.seats.all())
+        count = max([game.side_count, *(seat.side + 1 for seat in seats)])
+        sides = tuple(
+            tuple(seat.player.display_name for seat in seats if seat.side == side)
+            for side in range(count)
+        )
+        current_result = game.current_results[0] if game.current_results else None
+        tables.append(RoundTable(game=game, sides=sides, current=current_result))
+    return tables
+
+
+@dataclass(frozen=True)
+class MemberTable:
+    """Where a member plays now (see the module's terms)."""
+
+    session: Session
+    round_number: int  # the current round; 0 while none is drawn
+    game: Game | None  # their table in it; None when they have no seat in it
+    partners: tuple[str, ...]
+    opponents: tuple[str, ...]
+    done: bool  # their table's result is confirmed
+
+    @property
+    def company(self) -> str:
+        """Who else is at the table, for people: "with Bill Dawson", "with Bill Dawson and Ann
+        Lee" (cut-throat), "with your partner Ann Lee, against Bill Dawson and Cy Pell"."""
+        if self.partners:
+            return f"with your partner {_and(self.partners)}, against {_and(self.opponents)}"
+        return f"with {_and(self.opponents)}" if self.opponents else ""
+
+    @property
+    def next_round(self) -> int | None:
+        """The round to be drawn next, or None when the session's rounds are all drawn."""
+        following = self.round_number + 1
+        return following if following <= self.session.house_rules.rounds_per_session else None
+
+
+def member_table(club: Club, player_id: int | None) -> MemberTable | None:
+    """The member's table in their current round (see the module's terms), or None when they
+    are checked in at no open session of the club. Three queries at most, whatever the club's
+    history."""
+    if player_id is None:
+        return None
+    session = (
+        Session.objects.filter(club=club, state=SessionState.OPEN, checkins__player_id=player_id)
+        .annotate(current_round=Max("rounds__number"))
+        .order_by("-date")
+        .first()
+    )
+    if session is None:
+        return None
+    number = session.current_round or 0
+    game = (
+        Game.objects.filter(session=session, round__number=number, seats__player_id=player_id)
+        .annotate(
+            done=Exists(Result.objects.filter(game=OuterRef("pk"), state=ResultState.CONFIRMED))
+        )
+        .prefetch_related(
+            Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position"))
+        )
+        .first()
+        if number
+        else None
+    )
+    partners: tuple[str, ...] = ()
+    opponents: tuple[str, ...] = ()
+    if game is not None:
+        seats = list(game.seats.all())
+        mine = next(seat.side for seat in seats if seat.player_id == player_id)
+        others = [seat for seat in seats if seat.player_id != player_id]
+        partners = tuple(seat.player.display_name for seat in others if seat.side == mine)
+        opponents = tuple(seat.player.display_name for seat in others if seat.side != mine)
+    return MemberTable(
+        session=session,
+        round_number=number,
+        game=game,
+        partners=partners,
+        opponents=opponents,
+        done=bool(game is not None and game.done),
+    )
+
+
+def _and(names: tuple[str, ...]) -> str:
+    return " and ".join([", ".join(names[:-1]), names[-1]]) if len(names) > 1 else "".join(names)

@@ -11,6 +11,11 @@ urlpatterns = [
     path("rounds/<int:pk>/", views.RoundView.as_view(), name="round"),
     path("rounds/<int:pk>/print/", views.RoundPrintView.as_view(), name="round_print"),
     path("rounds/<int:pk>/swap/", views.RoundSwapView.as_view(), name="round_swap"),
+    path(
+        "rounds/<int:pk>/scorecards/",
+        views.RoundScorecardsView.as_view(),
+        name="round_scorecards",
+    ),
     # Keyed by the session and the round's number: a second press after the round is gone
     # still finds the session to go back to.
     path(

@@ -1,5 +1,6 @@
-"""Views of the games app: draw a round, the round page and its printable seating chart, swap
-seats, withdraw a round drawn by mistake, and the game page where results are entered,
+"""Views of the games app: draw a round, the round page (public while the club publishes its
+standings, with "Find your name") and its printable seating chart, swap seats, withdraw a round
+drawn by mistake, type in a round's scorecards, and the game page where results are entered,
 confirmed and corrected (apps above add their panels to the game page through `games.hooks`).
 
 Views stay thin: check a permission, validate a form, call one service, add a message, redirect.
@@ -19,12 +20,20 @@ from django.views.generic import View
 
 from club.models import Player, Session
 from club.submissions import AlreadySaved
-from club.web import ClubMixin, PageMixin, SessionMixin, add_service_errors
+from club.web import ClubMixin, PageMixin, PublicReadMixin, SessionMixin, add_service_errors
 from games import services
-from games.forms import CorrectionForm, DrawForm, ResultForm, SwapForm, WithdrawForm
+from games.forms import (
+    CorrectionForm,
+    DrawForm,
+    FindNameForm,
+    ResultForm,
+    ScorecardsForm,
+    SwapForm,
+    WithdrawForm,
+)
 from games.hooks import game_panels
-from games.models import Game, Result, ResultState, Round
-from games.selectors import game_history
+from games.models import Game, Result, ResultSource, ResultState, Round
+from games.selectors import RoundTable, game_history, round_tables
 
 
 class RoundDrawView(PermissionRequiredMixin, ClubMixin, View):
@@ -93,29 +102,58 @@ class RoundMixin(PermissionRequiredMixin, ClubMixin):
             and user.has_perm(services.WITHDRAW_PERMISSION)
             and services.withdraw_refusal(round_) is None
         )
+        tables = round_tables(round_)
         context = {
             "round": round_,
             "session": round_.session,
             "games": games,
+            "tables": tables,
             "can_swap": can_swap,
             "swap_refusal": swap_refusal,
             "can_withdraw": can_withdraw,
+            "can_type_scorecards": open_
+            and user.has_perm(services.CORRECT_PERMISSION)
+            and any(not table.confirmed for table in tables),
+            **self.find_context(tables),
         }
         if can_swap:
             context["swap_form"] = SwapForm(round_=round_, seated=self.seated())
         context.update(overrides)
         return context
 
+    def find_context(self, tables: list[RoundTable]) -> dict:
+        """ "Find your name": the tables with a player whose name holds what `?name=` says (the
+        page's script does the same as you type, without asking the server)."""
+        form = FindNameForm(self.request.GET or None)
+        key = form.key() if form.is_bound else ""
+        found = [table for table in tables if table.has_name(key)]
+        return {
+            "find_form": form,
+            "find_key": key,
+            "find_name": " ".join(form.cleaned_data["name"].split()) if key else "",
+            "found": {table.game.pk for table in found},
+            "found_tables": found,
+        }
 
-class RoundView(RoundMixin, View):
+
+class RoundView(PublicReadMixin, RoundMixin, View):
+    """The round's tables: public while the club publishes its standings (members read it
+    always), without the organisers' tools for those who may not use them, and never a table's
+    link (that is on the seating chart, for the people at the venue)."""
+
     template_name = "games/round.html"
 
     def get(self, request, pk):
         return render(request, self.template_name, self.page_context())
 
 
-class RoundPrintView(RoundView):
+class RoundPrintView(RoundMixin, View):
+    """The seating chart: members only (it carries the tables' links)."""
+
     template_name = "games/round_print.html"
+
+    def get(self, request, pk):
+        return render(request, self.template_name, self.page_context())
 
 
 class RoundSwapView(RoundMixin, View):
@@ -201,6 +239,104 @@ class RoundWithdrawView(PermissionRequiredMixin, SessionMixin, View):
                 )
                 return redirect(back)
         return self.render_page(round_, form, status=400)
+
+
+class RoundScorecardsView(PermissionRequiredMixin, ClubMixin, View):
+    """An organiser types in the round's paper scorecards on one screen (DESIGN.md "A Thursday,
+    step by step", item 4): every table still without a confirmed result, all or nothing
+    (games.services.round_results_enter), each bad table's error on its row. Signed scorecards
+    are confirmed at once when the club's rule says so; otherwise they are drafts to confirm."""
+
+    permission_required = services.CORRECT_PERMISSION
+    template_name = "games/round_scorecards.html"
+
+    def get_round(self) -> Round:
+        return get_object_or_404(
+            Round.objects.select_related("session"), pk=self.kwargs["pk"], session__club=self.club
+        )
+
+    @staticmethod
+    def refusal(round_: Round, tables: list[RoundTable]) -> str | None:
+        if not round_.session.is_open:
+            return (
+                "This session is settled: nothing in it can change. An organiser reopens it "
+                "first, from its payout sheet."
+            )
+        if not tables:
+            return f"Round {round_.number} has no tables."
+        if all(table.confirmed for table in tables):
+            return (
+                f"Every table of round {round_.number} has a confirmed result: nothing is left "
+                "to type. A wrong result is corrected on its game page, with a reason."
+            )
+        return None
+
+    def render_page(self, round_, tables, form: ScorecardsForm, status: int = 200):
+        refusal = self.refusal(round_, tables)
+        if refusal is None:
+            form.focus()
+        context = {
+            "round": round_,
+            "session": round_.session,
+            "rules": round_.session.house_rules,
+            "tables": tables,
+            "confirmed_count": sum(table.confirmed for table in tables),
+            "refusal": refusal,
+            "form": None if refusal else form,
+        }
+        return render(self.request, self.template_name, context, status=status)
+
+    def get(self, request, pk):
+        round_ = self.get_round()
+        tables = round_tables(round_)
+        form = ScorecardsForm(tables=tables, rules=round_.session.house_rules)
+        return self.render_page(round_, tables, form)
+
+    def post(self, request, pk):
+        round_ = self.get_round()
+        tables = round_tables(round_)
+        form = ScorecardsForm(request.POST, tables=tables, rules=round_.session.house_rules)
+        if form.is_valid():
+            try:
+                results = services.round_results_enter(
+                    round_=round_,
+                    actor=request.user,
+                    scores=form.scores(),
+                    source=ResultSource.SCORECARD,
+                    signed=form.cleaned_data["signed"],
+                    token=form.submission_token(),
+                )
+            except AlreadySaved as done:
+                messages.info(request, done.message)
+                return redirect("games:round", pk=round_.pk)
+            except ValidationError as error:
+                if getattr(error, "code", None) == services.NO_SCORES:
+                    form.add_error(None, nothing_to_save(form))
+                else:
+                    form.add_table_errors(error)
+            else:
+                messages.success(request, entered_message(len(results), form.confirms()))
+                return redirect("games:round", pk=round_.pk)
+        return self.render_page(round_, tables, form, status=400)
+
+
+def entered_message(count: int, confirmed: bool) -> str:
+    if confirmed:
+        return f"{count} result{'s' if count != 1 else ''} confirmed from signed scorecards."
+    drafts = "1 draft" if count == 1 else f"{count} drafts"
+    them = "it" if count == 1 else "them"
+    return f"{drafts} entered: the other side or another organiser confirms {them}."
+
+
+def nothing_to_save(form: ScorecardsForm) -> str:
+    if any(table.draft for table in form.open_tables):
+        if form.rules.signed_scorecards_confirm and not form.confirms():
+            return (
+                "Nothing to save: the drafts shown are saved already. Type another table's "
+                "scores, or tick “The players signed these scorecards” to confirm them."
+            )
+        return "Nothing to save: the drafts shown are saved already; type another table's scores."
+    return "Nothing to save: type at least one table's final scores."
 
 
 class GameMixin(PageMixin, PermissionRequiredMixin, ClubMixin):

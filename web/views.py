@@ -1,6 +1,7 @@
-"""Views of the web app: the home page, and the session page that puts one morning together
-(check-in, rounds, settling, standings and results from the apps below), with the check-in
-actions that render it again on an error and its CSV downloads.
+"""Views of the web app: the home page (with a member's table in their current round), and the
+session page that puts one morning together (check-in, rounds, settling, standings and results
+from the apps below), with the check-in actions that render it again on an error and its CSV
+downloads.
 
 Views stay thin: check a permission, validate a form, call one service, add a message, redirect.
 """
@@ -13,10 +14,12 @@ from django.core.exceptions import ValidationError
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
+from django.utils import timezone
 from django.views.generic import TemplateView, View
 from django_tables2 import RequestConfig
 
 from club import services
+from club.auth import member_player_id
 from club.export import csv_response, requested_format
 from club.forms import CheckInForm
 from club.models import CheckIn
@@ -35,7 +38,8 @@ from club.web import (
     SessionMixin,
     add_service_errors,
 )
-from games.selectors import session_result_lines, session_rounds, session_standings
+from games.models import ResultState
+from games.selectors import member_table, session_result_lines, session_rounds, session_standings
 from games.tables import SessionResultTable, StandingTable
 from money.selectors import (
     current_settlement,
@@ -54,6 +58,9 @@ class HomeView(ClubMixin, TemplateView):
         if self.club is not None:
             context["next_session"] = next_session(self.club)
             context["player_count"] = self.club.players.filter(active=True).count()
+            # "Find your table": the member's seat in their current round (games.selectors).
+            context["your_table"] = member_table(self.club, member_player_id(self.request.user))
+            context["today"] = timezone.localdate()
         return context
 
 
@@ -74,6 +81,7 @@ class SessionPageMixin(PageMixin, PermissionRequiredMixin, SessionMixin):
         RequestConfig(self.request, paginate=False).configure(standings)
         # The rounds above show every game; the line-by-line table comes a page at a time (the
         # CSV has it whole), so a 40-player morning stays quick to load on a phone.
+        rounds = list(session_rounds(session))
         results = SessionResultTable(session_result_lines(session), prefix="results-")
         paginate = {"per_page": RESULTS_PER_PAGE, "paginator_class": ClampedPaginator}
         RequestConfig(self.request, paginate=paginate).configure(results)
@@ -82,7 +90,7 @@ class SessionPageMixin(PageMixin, PermissionRequiredMixin, SessionMixin):
             "rules": session.house_rules,
             "checkins": session_checkins(session),
             "totals": session_fee_totals(session),
-            "rounds": session_rounds(session),
+            "rounds": rounds,
             "standings": standings,
             "results": results,
             "can_manage": user.has_perm("club.add_checkin") and session.is_open,
@@ -91,6 +99,16 @@ class SessionPageMixin(PageMixin, PermissionRequiredMixin, SessionMixin):
             "next_round": session.rounds.count() + 1,
             "can_settle": user.has_perm("money.settle_session") and session.is_open,
         }
+        if session.is_open and user.has_perm("games.correct_result"):
+            # The rounds whose scorecards can still be typed in: a table without a confirmed
+            # result (games:round_scorecards).
+            context["scorecard_rounds"] = {
+                round_.pk
+                for round_ in rounds
+                for game in round_.games.all()
+                if not game.current_results
+                or game.current_results[0].state != ResultState.CONFIRMED
+            }
         if context["show_fees"]:
             settlement = current_settlement(session) if not session.is_open else None
             context["cash_box"] = session_cash_box(session, settlement)

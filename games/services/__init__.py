@@ -36,7 +36,7 @@ from games.services.results import (
     result_correct,
     result_enter,
 )
-from games.services.rounds import round_results_confirm, round_results_enter
+from games.services.rounds import NO_SCORES, round_results_confirm, round_results_enter
 from games.services.table import (
     can_accept,
     table_acceptors,
@@ -49,6 +49,7 @@ from games.services.table import (
 __all__ = [
     "CORRECT_PERMISSION",
     "KIND_OF_TABLE",
+    "NO_SCORES",
     "WITHDRAW_PERMISSION",
     "can_accept",
     "can_confirm",

@@ -27,6 +27,8 @@ from games.models import Game, Result, ResultLine, ResultSource, ResultState, Ro
 from games.services.results import CORRECT_PERMISSION, new_version
 from games.totals import refresh_session_totals
 
+NO_SCORES = "no_scores"  # the code of the error for a call that gives no table at all
+
 
 def round_results_enter(
     *,
@@ -44,14 +46,18 @@ def round_results_enter(
 
     All or nothing: a table that is not in the round, is already confirmed or has impossible
     scores is a ValidationError naming the table (keyed `table_<number>`, one message per bad
-    table), and nothing is saved. A table's unconfirmed draft is replaced, as `result_enter`
-    does. One audit entry per result: the one `result_enter` writes, or "confirmed from a
-    signed scorecard". The same form posted twice enters once (`token`: club.submissions).
+    table), and nothing is saved; so is a call that gives no table at all (code NO_SCORES). A
+    table's unconfirmed draft is replaced, as `result_enter` does. One audit entry per result:
+    the one `result_enter` writes, or "confirmed from a signed scorecard". The same form posted
+    twice enters once (`token`: club.submissions).
     """
     if not actor.has_perm(CORRECT_PERMISSION):
         raise PermissionDenied("Only an organiser enters a whole round's results.")
     with transaction.atomic():
         spend_token(token=token, actor=actor)
+        # After the token, so that a page posted twice says "already saved" first.
+        if not scores:
+            raise ValidationError("Type at least one table's final scores.", code=NO_SCORES)
         lock_session(round_.session_id)
         round_ = locked(Round.objects.select_related("session__club")).get(pk=round_.pk)
         session = round_.session

@@ -70,6 +70,8 @@ OLD_URLS = (
     ("money:skunk_coins_collect", "club/sessions/<int:pk>/skunk-coins/collect/"),
     ("money:skunk_coin_back", "club/sessions/<int:pk>/skunk-coins/<int:coin>/back/"),
     ("scoring:claim_confirm_cards", "scoring/claims/<int:pk>/confirm-cards/"),
+    # Issue 15: a round's scorecards typed in on one screen.
+    ("games:round_scorecards", "games/rounds/<int:pk>/scorecards/"),
 )
 NEW_NAMES = {
     "club:session": "web:session",

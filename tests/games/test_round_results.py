@@ -14,6 +14,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 
 from club import services as club_services
 from club.models import AuditEntry, Player, Session, SessionState
+from club.submissions import AlreadySaved
 from games import services
 from games.audit import GameVerb
 from games.models import Game, Result, ResultLine, ResultSource, ResultState, SessionTotal
@@ -279,6 +280,150 @@ def test_a_seated_organisers_entry_is_their_sides_as_result_enter_records_it():
     assert result.entered_side == sides[playing.pk]
     with pytest.raises(ValidationError, match="Your side entered this result"):
         services.result_confirm(result=result, actor=partner)
+
+
+# --- Signed scorecards (issue 15) -----------------------------------------------------------------
+
+
+def test_signed_scorecards_are_confirmed_at_once_and_counted_when_the_rule_says_so():
+    """DESIGN.md "A Thursday, step by step", item 4: with "signed scorecards confirm" on (the
+    default), the players' signatures are the other side's confirmation."""
+    round_ = drawn_round()
+    assert round_.session.house_rules.signed_scorecards_confirm
+    organiser = organiser_user()
+    scores = card(round_)
+
+    results = services.round_results_enter(
+        round_=round_,
+        actor=organiser,
+        scores=scores,
+        source=ResultSource.SCORECARD,
+        signed=True,
+    )
+
+    for result in results:
+        result.refresh_from_db()
+        assert (result.state, result.source) == (ResultState.CONFIRMED, ResultSource.SCORECARD)
+        assert (result.entered_by, result.confirmed_by) == (organiser, organiser)
+        assert result.confirmed_at == result.entered_at
+    entries = AuditEntry.objects.filter(action=GameVerb.RESULT_SIGNED)
+    assert sorted(e.object_id for e in entries) == sorted(str(r.pk) for r in results)
+    for entry in entries:
+        result = Result.objects.get(pk=entry.object_id)
+        assert entry.data == {
+            "game": result.game_id,
+            "version": 1,
+            "scores": scores[result.game.table],
+            "source": "scorecard",
+        }
+    assert not AuditEntry.objects.filter(action=GameVerb.RESULT_ENTERED).exists()
+    # The session's kept totals follow at once, as a confirmation does.
+    standings = {row.player_id: row for row in session_standings(round_.session)}
+    totals = SessionTotal.objects.filter(session=round_.session)
+    assert totals.count() == 9
+    for total in totals:
+        row = standings[total.player_id]
+        assert (total.played, total.won, total.points, total.spread) == (
+            1,
+            row.won,
+            row.game_points,
+            row.spread,
+        )
+    assert sum(total.spread for total in totals) == 0
+
+
+def test_signed_scorecards_are_drafts_when_the_rule_is_off():
+    round_ = drawn_round(signed_scorecards_confirm=False)
+    organiser = organiser_user()
+
+    results = services.round_results_enter(
+        round_=round_,
+        actor=organiser,
+        scores=card(round_),
+        source=ResultSource.SCORECARD,
+        signed=True,
+    )
+
+    assert {Result.objects.get(pk=r.pk).state for r in results} == {ResultState.DRAFT}
+    assert {r.source for r in results} == {ResultSource.SCORECARD}
+    assert AuditEntry.objects.filter(action=GameVerb.RESULT_ENTERED).count() == len(results)
+    assert not AuditEntry.objects.filter(action=GameVerb.RESULT_SIGNED).exists()
+    assert not SessionTotal.objects.exists()
+    # Still drafts to confirm the usual way.
+    assert len(services.round_results_confirm(round_=round_, actor=organiser_user())) == 4
+
+
+def test_scorecards_not_signed_are_drafts():
+    round_ = drawn_round()
+    results = services.round_results_enter(
+        round_=round_,
+        actor=organiser_user(),
+        scores=card(round_),
+        source=ResultSource.SCORECARD,
+        signed=False,
+    )
+    assert {Result.objects.get(pk=r.pk).state for r in results} == {ResultState.DRAFT}
+    assert AuditEntry.objects.filter(action=GameVerb.RESULT_ENTERED).count() == 4
+    assert not AuditEntry.objects.filter(action=GameVerb.RESULT_SIGNED).exists()
+    assert not SessionTotal.objects.exists()
+
+
+def test_a_signed_scorecard_confirms_the_organisers_own_table():
+    """The other side signed: their signature confirms it, even at the organiser's table."""
+    playing = UserFactory(role="organisers")
+    round_ = drawn_round(players=4, seated_users=[playing])
+    own = Game.objects.get(round=round_, seats__player__user=playing)
+
+    [result, *_] = services.round_results_enter(
+        round_=round_, actor=playing, scores={own.table: [121, 95]}, signed=True
+    )
+
+    result.refresh_from_db()
+    assert (result.game, result.state, result.confirmed_by) == (
+        own,
+        ResultState.CONFIRMED,
+        playing,
+    )
+
+
+def test_no_table_at_all_is_refused_and_saves_nothing():
+    round_ = drawn_round()
+    before = snapshot()
+    with pytest.raises(ValidationError) as raised:
+        services.round_results_enter(round_=round_, actor=organiser_user(), scores={}, signed=True)
+    assert raised.value.code == services.NO_SCORES
+    assert snapshot() == before
+
+
+def test_the_same_form_posted_twice_enters_once():
+    round_ = drawn_round()
+    organiser = organiser_user()
+    token = "a" * 32
+    services.round_results_enter(
+        round_=round_, actor=organiser, scores=card(round_), signed=True, token=token
+    )
+    saved = snapshot()
+    with pytest.raises(AlreadySaved):
+        services.round_results_enter(
+            round_=round_, actor=organiser, scores=card(round_), signed=True, token=token
+        )
+    with pytest.raises(AlreadySaved):  # before anything else: even with nothing given
+        services.round_results_enter(round_=round_, actor=organiser, scores={}, token=token)
+    assert snapshot() == saved
+
+
+def test_a_refused_entry_leaves_its_token_unspent():
+    round_ = drawn_round()
+    organiser = organiser_user()
+    token = "b" * 32
+    scores = card(round_)
+    bad = {**scores, next(iter(scores)): [120, 100]}
+    with pytest.raises(ValidationError):
+        services.round_results_enter(round_=round_, actor=organiser, scores=bad, token=token)
+    results = services.round_results_enter(
+        round_=round_, actor=organiser, scores=scores, signed=True, token=token
+    )
+    assert len(results) == 4
 
 
 # --- Confirming a round ---------------------------------------------------------------------------

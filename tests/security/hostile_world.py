@@ -37,8 +37,9 @@ from club.forms import (
 )
 from club.models import CheckIn, Club, Player, Session
 from games import services as game_services
-from games.forms import CorrectionForm, ResultForm, SwapForm, WithdrawForm
+from games.forms import CorrectionForm, ResultForm, ScorecardsForm, SwapForm, WithdrawForm
 from games.models import Game
+from games.selectors import round_tables
 from money import services as club_settlement
 from money.forms import ReopenForm
 from scoring import services as scoring_services
@@ -236,6 +237,17 @@ def round_withdraw(w: World) -> Target:
     return Target(url, w.organiser, form_fields(WithdrawForm(), w), [{}])
 
 
+def round_scorecards(w: World) -> Target:
+    """Round 1's two tables typed in at once: one table as a draft, or both signed (confirmed)."""
+    round_ = w.game.round
+    form = ScorecardsForm(tables=round_tables(round_), rules=w.session.house_rules)
+    first, second = (game.table for game in round_.games.order_by("table"))
+    one = {f"table_{first}_side_0": "121", f"table_{first}_side_1": "100"}
+    both = {**one, f"table_{second}_side_0": "60", f"table_{second}_side_1": "121", "signed": "on"}
+    url = reverse("games:round_scorecards", args=[round_.pk])
+    return Target(url, w.organiser, form_fields(form, w), [one, both])
+
+
 def side_names(w: World) -> list[list[str]]:
     return [[p.display_name] for p in w.seat_players()]
 
@@ -431,6 +443,7 @@ TARGETS: dict[str, Callable[[World], Target]] = {
     "games:round_draw": round_draw,
     "games:round_swap": round_swap,
     "games:round_withdraw": round_withdraw,
+    "games:round_scorecards": round_scorecards,
     "games:result_enter": result_enter,
     "games:result_confirm": result_confirm,
     "games:result_correct": result_correct,

@@ -73,6 +73,7 @@ QUERY_KEYS = st.one_of(
             "kind",
             "player",
             "pot",
+            "name",  # the round page's "Find your name"
         )
     ),
     EXTRA_KEYS,

@@ -69,9 +69,13 @@ PAGES = {
     "web:checkin_unpaid": (LOGIN, 403, 403, 405, 403, 405, 403),
     "web:checkin_undo": (LOGIN, 403, 403, 405, 403, 405, 403),
     "games:round_draw": (LOGIN, 403, 403, 405, 403, 405, 403),
-    "games:round": (LOGIN, 200, 200, 200, 404, 404, 403),
+    # Issue 15: the round page is public while the club publishes its standings (find your
+    # name); its seating chart (the tables' links) stays the members'.
+    "games:round": (PUBLISHED, 200, 200, 200, 404, 404, PUBLISHED_OR_403),
     "games:round_print": (LOGIN, 200, 200, 200, 404, 404, 403),
     "games:round_swap": (LOGIN, 403, 403, 405, 403, 405, 403),
+    # Typing in a round's scorecards: organisers (the permission to correct a result).
+    "games:round_scorecards": (LOGIN, 403, 403, 200, 403, 404, 403),
     # The confirm step of withdrawing a round (url_for's round has a result: the organiser sees
     # why it cannot be withdrawn).
     "games:round_withdraw": (LOGIN, 403, 403, 200, 403, 404, 403),

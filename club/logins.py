@@ -3,14 +3,16 @@ page for a player's login, and everyone's own account page.
 
 Terms:
 - welcome page: `/welcome/<link>/`, where a login sets its password with a one-time link
-  (club.accounts). A dead link (unknown: 404; used, replaced or expired: 410) gets a page that
-  says why and what to do, never the form.
+  (club.accounts). A live link is redirected to `/welcome/set-password/` with its token kept in
+  the session (see WelcomeView); a dead link (unknown: 404; used, replaced or expired: 410)
+  gets a page that says why and what to do, never the form.
 - handover: the link an organiser just made, shown once (full address and QR code) on the
   player's login page, to hand the phone over or print. The raw token is kept in the organiser's
   Django session from the post until the next view of a player's login page, which takes it out;
   the database keeps only its hash.
-- secret page: a page whose address or content holds a link token: it is never cached
-  (`Cache-Control: no-store`) and never sent as a referrer (`Referrer-Policy: no-referrer`).
+- secret: a response whose address holds a link token is never cached (`Cache-Control:
+  no-store`) and never sent as a referrer (`Referrer-Policy: no-referrer`); a page that shows a
+  token (the handover) or takes a new password (the welcome form) is never cached.
 
 Views stay thin: check a permission, validate a form, call one service, add a message, redirect.
 """
@@ -45,6 +47,8 @@ from club.submissions import AlreadySaved
 from club.web import ClubMixin, PageMixin, add_service_errors
 
 HANDOVER = "pegboard_login_handover"  # the session key of the link to show once
+WELCOME_TOKEN = "pegboard_welcome_token"  # the session key of the link being used
+SET_PASSWORD = "set-password"  # the welcome page's address once the token is in the session
 BACKEND = "club.auth.ClubBackend"
 
 
@@ -52,31 +56,60 @@ def welcome_url(request, token: str) -> str:
     return absolute_url(request, reverse("welcome", kwargs={"link": token}))
 
 
-class SecretPageMixin:
-    """Never cached, never a referrer (see the module's terms)."""
+def never_cached(response):
+    add_never_cache_headers(response)  # Cache-Control: ... no-store ...
+    return response
+
+
+def secret(response):
+    """A response at an address that holds a token: never cached, never sent as a referrer."""
+    response["Referrer-Policy"] = "no-referrer"
+    return never_cached(response)
+
+
+class NeverCachedMixin:
+    """A page that shows a secret (a link's token): never cached."""
 
     def dispatch(self, request, *args, **kwargs):
-        response = super().dispatch(request, *args, **kwargs)
-        add_never_cache_headers(response)
-        response["Referrer-Policy"] = "no-referrer"
-        return response
+        return never_cached(super().dispatch(request, *args, **kwargs))
 
 
 # --- The welcome page -----------------------------------------------------------------------------
 
 
-class WelcomeView(SecretPageMixin, View):
-    """Set a password with a one-time link, then be logged in as its login. Someone already
-    logged in (as anybody) may use it: the page says who they will be, and logging in as the
-    link's login ends their own session (Django's `login` flushes a session of another user)."""
+class WelcomeView(View):
+    """Set a password with a one-time link, then be logged in as its login.
+
+    The address holds the token, so, as Django's own password-reset page does, a live link is
+    answered by a redirect to `/welcome/set-password/` (the token kept in the session), whose
+    form is posted from an address with no secret in it. A page sent with `Referrer-Policy:
+    no-referrer` cannot post a form here at all: the browser then sends `Origin: null`, which
+    Django's CSRF check refuses. Every answer at the token's address (the redirect, a dead
+    link's page) is sent with no-referrer; every answer is never cached.
+
+    Someone already logged in (as anybody) may use a link: the form says who they will be, and
+    logging in as the link's login ends their own session (Django's `login` flushes a session
+    of another user)."""
 
     def dispatch(self, request, *args, **kwargs):
-        self.link = accounts.login_link_find(kwargs["link"])
-        return super().dispatch(request, *args, **kwargs)
+        self.at_token = kwargs["link"] != SET_PASSWORD
+        if self.at_token:
+            self.token = kwargs["link"]
+        else:
+            self.token = request.session.get(WELCOME_TOKEN, "")
+        self.link = accounts.login_link_find(self.token) if self.token else None
+        response = super().dispatch(request, *args, **kwargs)
+        return secret(response) if self.at_token else never_cached(response)
 
     def dead(self, link: LoginLink | None):
         """The page a dead link gets: why, and what to do."""
-        context = {"link": link, "refusal": accounts.link_refusal(link)}
+        refusal = accounts.link_refusal(link)
+        if link is None and not self.at_token:
+            refusal = (
+                "This page needs the link you were given: open it again. (Your browser must "
+                "accept this site's cookies.)"
+            )
+        context = {"link": link, "refusal": refusal}
         status = 404 if link is None else 410
         return render(self.request, "club/welcome_dead.html", context, status=status)
 
@@ -89,6 +122,9 @@ class WelcomeView(SecretPageMixin, View):
     def get(self, request, *args, **kwargs):
         if accounts.link_refusal(self.link):
             return self.dead(self.link)
+        if self.at_token:
+            request.session[WELCOME_TOKEN] = self.token
+            return redirect("welcome", link=SET_PASSWORD)
         return self.render_form(SetPasswordForm(self.link.user))
 
     def post(self, request, *args, **kwargs):
@@ -98,14 +134,15 @@ class WelcomeView(SecretPageMixin, View):
         if form.is_valid():
             password = form.cleaned_data["new_password1"]
             try:
-                user = accounts.login_link_use(token=kwargs["link"], password=password)
+                user = accounts.login_link_use(token=self.token, password=password)
             except ValidationError as error:
                 # Used or replaced since the page was opened (another tab, a double press)?
-                link = accounts.login_link_find(kwargs["link"])
+                link = accounts.login_link_find(self.token)
                 if accounts.link_refusal(link):
                     return self.dead(link)
                 add_service_errors(form, error, {"password": "new_password2"})
             else:
+                request.session.pop(WELCOME_TOKEN, None)
                 login(request, user, backend=BACKEND)
                 messages.success(
                     request,
@@ -119,7 +156,7 @@ class WelcomeView(SecretPageMixin, View):
 # --- A player's login, for organisers -------------------------------------------------------------
 
 
-class PlayerLoginMixin(SecretPageMixin, PageMixin, PermissionRequiredMixin, ClubMixin):
+class PlayerLoginMixin(NeverCachedMixin, PageMixin, PermissionRequiredMixin, ClubMixin):
     """The player's login page: its state, the forms, and the handover once."""
 
     permission_required = "club.change_player"

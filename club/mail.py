@@ -46,7 +46,7 @@ def login_link_message(link: LoginLink, url: str, name: str) -> tuple[str, str]:
         "If you did not expect this e-mail, ignore it: nothing happens until the link is "
         "opened.\n"
     )
-    return subject, body
+    return " ".join(subject.split()), body  # a header is one line, whatever the club's name
 
 
 def login_link_send(link: LoginLink, url: str, name: str) -> bool:
@@ -59,7 +59,7 @@ def login_link_send(link: LoginLink, url: str, name: str) -> bool:
     subject, body = login_link_message(link, url, name)
     try:
         send_mail(subject, body, None, [address])
-    except (OSError, smtplib.SMTPException) as error:
+    except (OSError, smtplib.SMTPException, ValueError) as error:  # ValueError: a bad header
         log.warning("The one-time link for %s was not e-mailed: %s", link.user, error)
         return False
     return True

@@ -78,7 +78,7 @@ def test_it_makes_the_club_the_organiser_and_prints_the_welcome_link_last():
 
 def test_the_printed_link_opens_the_welcome_page(client):
     url = run("--name", "Riverside", "--slug", "riverside", "--organiser", "olive")[-1]
-    response = client.get(urlsplit(url).path)
+    response = client.get(urlsplit(url).path, follow=True)
     assert response.status_code == 200
     assert b"Welcome to Riverside" in response.content
 

@@ -14,8 +14,9 @@ from django.utils import timezone
 
 from club import accounts
 from club.audit import ClubVerb
-from club.logins import HANDOVER
+from club.logins import HANDOVER, WELCOME_TOKEN
 from club.models import AuditEntry, LoginLink, Player
+from club.selectors import username_suggestion
 from club.submissions import TOKEN_FIELD
 from tests.factories import ClubFactory, PlayerFactory, UserFactory
 
@@ -52,27 +53,34 @@ def welcome(token: str) -> str:
     return reverse("welcome", kwargs={"link": token})
 
 
-# --- The welcome page -----------------------------------------------------------------------------
+SET_PASSWORD = "/welcome/set-password/"
 
 
-def test_the_welcome_page_shows_the_username_and_the_form(client, token):
+def test_the_welcome_link_moves_the_token_out_of_the_address(client, token):
+    """As Django's password reset does: the token's address redirects to a form whose address
+    holds no secret (a page sent with no-referrer could not post: its Origin is "null")."""
     response = client.get(welcome(token))
-    assert response.status_code == 200
+    assert response.status_code == 302 and response.url == SET_PASSWORD
     assert_secret(response)
-    html = response.content.decode()
+    page = client.get(SET_PASSWORD)
+    assert page.status_code == 200
+    assert "no-store" in page["Cache-Control"]
+    assert token not in page.content.decode()
+    html = page.content.decode()
     assert "Welcome to Thursday Test Club" in html
     assert 'value="nora"' in html
     assert 'name="new_password1"' in html and 'name="new_password2"' in html
 
 
 def test_setting_the_password_logs_in_and_kills_the_link(client, token, newcomer):
+    client.get(welcome(token))
     response = client.post(
-        welcome(token), {"new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD}
+        SET_PASSWORD, {"new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD}
     )
     assert response.status_code == 302 and response.url == reverse("home")
-    assert_secret(response)
     newcomer.refresh_from_db()
     assert client.session[SESSION_KEY] == str(newcomer.user.pk)
+    assert WELCOME_TOKEN not in client.session
     assert newcomer.user.check_password(NEW_PASSWORD)
     assert "you are logged in as nora" in messages_of(response)[0]
     home = client.get("/").content.decode()
@@ -86,6 +94,22 @@ def test_setting_the_password_logs_in_and_kills_the_link(client, token, newcomer
     assert again.status_code == 410
     newcomer.user.refresh_from_db()
     assert newcomer.user.check_password(NEW_PASSWORD)
+
+
+def test_the_token_address_takes_a_post_too(client, token, newcomer):
+    """A client without the redirect (or an old form) posts to the token's address."""
+    post = {"new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD}
+    response = client.post(welcome(token), post)
+    assert response.status_code == 302 and response.url == reverse("home")
+    assert_secret(response)
+    assert client.session[SESSION_KEY] == str(Player.objects.get(pk=newcomer.pk).user_id)
+
+
+def test_the_form_address_without_a_link_says_to_open_it_again(client):
+    response = client.get(SET_PASSWORD)
+    assert response.status_code == 404
+    assert "open it again" in response.content.decode()
+    assert "new_password1" not in response.content.decode()
 
 
 def test_an_unknown_link_is_a_404_page_that_says_what_to_do(client):
@@ -126,9 +150,10 @@ def test_an_expired_link_is_a_410(client, token):
     ],
 )
 def test_a_refused_password_shows_why_and_keeps_the_link(client, token, post, field, message):
-    response = client.post(welcome(token), post)
+    client.get(welcome(token))
+    response = client.post(SET_PASSWORD, post)
     assert response.status_code == 400
-    assert_secret(response)
+    assert "no-store" in response["Cache-Control"]
     assert message in " ".join(response.context["form"].errors[field])
     assert SESSION_KEY not in client.session
     assert LoginLink.objects.get().is_live()
@@ -137,19 +162,18 @@ def test_a_refused_password_shows_why_and_keeps_the_link(client, token, post, fi
 def test_someone_logged_in_is_told_and_then_becomes_the_links_login(client, token, member):
     judge = member("judge")
     client.force_login(judge)
-    page = client.get(welcome(token))
+    page = client.get(welcome(token), follow=True)
     assert page.status_code == 200
     assert f"You are logged in as {judge.username}" in page.content.decode()
-    client.post(welcome(token), {"new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD})
+    client.post(SET_PASSWORD, {"new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD})
     assert client.session[SESSION_KEY] == str(Player.objects.get(user__username="nora").user_id)
 
 
 def test_a_link_used_in_another_tab_meanwhile_gets_the_dead_page(client, token):
-    page = client.get(welcome(token))
-    assert page.status_code == 200
+    assert client.get(welcome(token), follow=True).status_code == 200
     accounts.login_link_use(token=token, password="first-tab-pass-3")
     response = client.post(
-        welcome(token), {"new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD}
+        SET_PASSWORD, {"new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD}
     )
     assert response.status_code == 410
     assert "used already" in response.content.decode()
@@ -170,7 +194,7 @@ def test_the_page_of_a_player_without_a_login_suggests_a_username(client, organi
     client.force_login(organiser)
     response = client.get(login_page(newcomer))
     assert response.status_code == 200
-    assert_secret(response)
+    assert "no-store" in response["Cache-Control"]
     assert response.context["give_form"].initial["username"] == "nora.newcomer"
     html = response.content.decode()
     assert "Give a login" in html and "None yet" in html
@@ -184,7 +208,7 @@ def test_giving_a_login_shows_the_link_and_its_qr_code_once(client, organiser, n
     assert response.status_code == 302 and response.url == login_page(newcomer)
     assert "hand over the link below" in messages_of(response)[0]
     page = client.get(login_page(newcomer))
-    assert_secret(page)
+    assert "no-store" in page["Cache-Control"]
     html = page.content.decode()
     found = re.search(r'data-testid="handover-link">(http://testserver/welcome/([^/]+)/)<', html)
     assert found, html
@@ -512,3 +536,28 @@ def test_organisers_see_a_login_link_per_player_and_players_do_not(client, membe
     assert f'href="{login_page(newcomer)}"' in edit
     client.force_login(member("player"))
     assert login_page(newcomer) not in client.get(reverse("club:players")).content.decode()
+
+
+@pytest.mark.parametrize(
+    "name, suggested",
+    [
+        ("Nora Newcomer", "nora.newcomer"),
+        ("Zoë O'Hara", "zoe.o.hara"),
+        ("  Li   Wei  ", "li.wei"),
+        ("和子", "player"),
+        ("Taken Name", "taken.name2"),
+    ],
+)
+def test_the_suggested_username(db, name, suggested):
+    UserFactory(username="Taken.Name")
+    assert username_suggestion(name) == suggested
+
+
+def test_the_mail_subject_is_one_line_whatever_the_clubs_name(token, club, settings):
+    from club.mail import login_link_message
+
+    type(club).objects.filter(pk=club.pk).update(name="Thursday\nBcc: x@example.org")
+    link = LoginLink.objects.select_related("club", "user").get()
+    subject, body = login_link_message(link, "http://example.org/welcome/x/", "Nora")
+    assert "\n" not in subject and subject.startswith("Your login for Thursday Bcc:")
+    assert "Your username: nora" in body

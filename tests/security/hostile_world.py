@@ -545,6 +545,12 @@ def url_of(name: str, objects: dict) -> str:
             kwargs[key] = objects[owner].pk
         elif key == "number":  # a round's number within the session
             kwargs[key] = objects["round"].number
+        elif key == "link":  # a live one-time login link of a new player of the club
+            newcomer = club_services.player_create(
+                club=objects["player"].club, actor=None, display_name=f"New {len(objects)}"
+            )
+            username = f"new{newcomer.pk}"
+            kwargs[key] = login_give(player=newcomer, actor=None, username=username, role="player")
         else:
             kwargs[key] = objects[key].pk
     return reverse(name, kwargs=kwargs)

@@ -51,7 +51,8 @@ PAGES = {
     "club:audit": (LOGIN, 403, 200, 200, 403, 200, 403),
     # Logins (issue 15): a player's login page and its actions (organisers of the player's club),
     # one's own account page (every login), and the welcome page of a one-time link, which
-    # anyone holding the link opens, logged in or not (url_for makes a live link).
+    # anyone holding the link opens, logged in or not (url_for makes a live link, which
+    # redirects to the form's own address: tests/club/test_login_pages.py).
     "club:player_login": (LOGIN, 403, 403, 200, 403, 404, 403),
     "club:player_login_give": (LOGIN, 403, 403, 405, 403, 405, 403),
     "club:player_login_role": (LOGIN, 403, 403, 405, 403, 405, 403),
@@ -60,7 +61,7 @@ PAGES = {
     "club:account": (LOGIN, 200, 200, 200, 200, 200, 200),
     "club:account_password": (LOGIN, 405, 405, 405, 405, 405, 405),
     "club:account_pin": (LOGIN, 405, 405, 405, 405, 405, 405),
-    "welcome": (200, 200, 200, 200, 200, 200, 200),
+    "welcome": (302, 302, 302, 302, 302, 302, 302),
     # Public only while the club's "standings public" rule is on.
     "club:sessions": (PUBLISHED, 200, 200, 200, 200, 200, PUBLISHED_OR_403),
     "standings:season": (PUBLISHED, 200, 200, 200, 200, 200, PUBLISHED_OR_403),

@@ -1,4 +1,5 @@
-# Pegboard: `make run` serves the demo club, `make test` runs the whole suite.
+# Pegboard: `make run` serves the demo club, `make serve` your own club (see "Start your own
+# club" in README.md), `make test` runs the whole suite.
 # Both create .venv with the machine's python3 on first use and are safe to run again.
 
 PYTHON ?= python3
@@ -11,7 +12,7 @@ PORT ?= 8000
 # The demo site runs in development mode unless the environment says otherwise.
 export DEBUG ?= 1
 
-.PHONY: run test install migrate demo bench lint format clean
+.PHONY: run serve test install migrate demo bench lint format clean
 
 # Every recipe line that `make bench` runs is silent on standard output (`@`, its own output sent
 # to standard error), so `make bench > bench.json` holds the JSON document alone, even on a fresh
@@ -38,6 +39,11 @@ demo: migrate
 
 run: demo
 	@echo "Pegboard is at http://$(HOST):$(PORT)/ (demo logins in README.md; Ctrl-C stops it)"
+	$(BIN)/python manage.py runserver $(HOST):$(PORT)
+
+# Your own club (made with `manage.py club_create`): migrates and serves, without the demo club.
+serve: migrate
+	@echo "Pegboard is at http://$(HOST):$(PORT)/ (Ctrl-C stops it)"
 	$(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 test: install

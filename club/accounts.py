@@ -28,6 +28,7 @@ from django.contrib.auth.hashers import check_password, make_password
 from django.contrib.auth.models import AbstractBaseUser, Group
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -46,6 +47,7 @@ from club.models import (
 )
 from club.roles import JUDGES, ORGANISERS, PLAYERS
 from club.services import club_create, player_create
+from club.submissions import spend_token
 
 # Role -> group, lowest first (the order the forms offer them in).
 ROLES = {"player": PLAYERS, "judge": JUDGES, "organiser": ORGANISERS}
@@ -112,7 +114,7 @@ def login_link_use(*, token: str, password: str) -> AbstractBaseUser:
     with transaction.atomic():
         link = login_link_find(token)
         if link is None:
-            raise ValidationError("This link is not one of ours: check it, or ask an organiser.")
+            raise ValidationError(link_refusal(None))
         link = locked(LoginLink.objects.select_related("user", "club")).get(pk=link.pk)
         _refuse_dead(link)
         user = link.user
@@ -179,6 +181,21 @@ def _check_username(username: str) -> str:
     return username
 
 
+def _check_email(email: str) -> str:
+    email = (email or "").strip()
+    if not email:
+        return ""
+    try:
+        if len(email) > 254:
+            raise ValidationError("too long")
+        validate_email(email)
+    except ValidationError:
+        raise ValidationError(
+            {"email": "Write an e-mail address such as name@example.org, or leave it empty."}
+        ) from None
+    return email
+
+
 def _group(role: str) -> Group:
     if role not in ROLES:
         raise ValidationError({"role": "Choose player, judge or organiser."})
@@ -216,13 +233,17 @@ def login_give(
     username: str,
     role: str,
     email: str = "",
+    token: str | None = None,
 ) -> str:
     """Give a player without a login a new login (no usable password) in `role`, linked to the
-    player; returns the raw token of its welcome link, where the player sets a password."""
-    username = _check_username(username)
-    email = (email or "").strip()
-    _group(role)
+    player; returns the raw token of its welcome link, where the player sets a password. `token`
+    is the form's one-time token (club.submissions): a second post of the form is AlreadySaved."""
     with transaction.atomic():
+        # The token first: a second post of the form is AlreadySaved, not "username taken".
+        spend_token(token=token, actor=actor)
+        username = _check_username(username)
+        email = _check_email(email)
+        _group(role)
         player = locked(Player.objects.select_related("club")).get(pk=player.pk)
         _require_organiser(actor, player.club)
         if player.user_id is not None:
@@ -284,9 +305,14 @@ def login_role_set(*, player: Player, actor: AbstractBaseUser | None, role: str)
         )
 
 
-def login_link_new(*, player: Player, actor: AbstractBaseUser | None) -> str:
-    """A new one-time link for a player's login (a forgotten password); the older one dies."""
+def login_link_new(
+    *, player: Player, actor: AbstractBaseUser | None, token: str | None = None
+) -> str:
+    """A new one-time link for a player's login (a forgotten password); the older one dies.
+    `token` is the form's one-time token: a second post of the form is AlreadySaved, so it
+    never replaces the link the first post made (and showed)."""
     with transaction.atomic():
+        spend_token(token=token, actor=actor)
         player = locked(Player.objects.select_related("club", "user")).get(pk=player.pk)
         _require_organiser(actor, player.club)
         if player.user is None:
@@ -296,8 +322,11 @@ def login_link_new(*, player: Player, actor: AbstractBaseUser | None) -> str:
         )
 
 
-def password_change(*, user: AbstractBaseUser, old_password: str, new_password: str) -> None:
-    """A logged-in user changes their own password (the old one first, as Django asks)."""
+def password_change(
+    *, user: AbstractBaseUser, old_password: str, new_password: str
+) -> AbstractBaseUser:
+    """A logged-in user changes their own password (the old one first, as Django asks); returns
+    the login as saved (for `update_session_auth_hash`, which keeps its session logged in)."""
     with transaction.atomic():
         user = locked(get_user_model().objects.all()).get(pk=user.pk)
         if not user.check_password(old_password):
@@ -316,6 +345,7 @@ def password_change(*, user: AbstractBaseUser, old_password: str, new_password: 
             club=player.club if player else None,
             data={"username": user.get_username()},
         )
+    return user
 
 
 # --- Starting a club ------------------------------------------------------------------------------

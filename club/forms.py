@@ -1,14 +1,19 @@
 """Forms of the club app. They validate input; the services do the writing.
 
 Terms: `login` on the player form is the username of an existing account to link (optional).
+The login forms (giving a login, its role, a new one-time link, a table PIN) feed
+`club.accounts`; a PIN is four ASCII digits.
 """
 
 from __future__ import annotations
 
 from django import forms
 from django.contrib.auth import get_user_model
+from django.core.validators import RegexValidator
 
+from club.accounts import ROLES
 from club.models import LOGIN_NOT_LINKABLE, Club, Player
+from club.web import OneTimeFormMixin
 
 
 class HouseRulesForm(forms.ModelForm):
@@ -144,4 +149,92 @@ class CheckInForm(forms.Form):
             )
         else:
             data["player"], data["new_player_name"] = found, ""
+        return data
+
+
+# --- Logins, passwords and PINs (club.accounts does the writing) ---------------------------------
+
+ROLE_CHOICES = [(role, role.capitalize()) for role in ROLES]
+PIN_WIDGET = forms.PasswordInput(
+    attrs={"inputmode": "numeric", "autocomplete": "off", "maxlength": "4", "size": "4"}
+)
+
+
+class LoginGiveForm(OneTimeFormMixin, forms.Form):
+    """Give a player a login: a username, a role, an optional e-mail address."""
+
+    username = forms.CharField(
+        max_length=150,
+        help_text="Suggested from the name; letters, digits and @ . + - _ only.",
+        widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "none"}),
+    )
+    role = forms.ChoiceField(choices=ROLE_CHOICES, initial="player")
+    email = forms.EmailField(
+        required=False,
+        label="E-mail (optional)",
+        help_text="Only to send the link by e-mail, when the site can send e-mail.",
+    )
+
+
+class LoginRoleForm(forms.Form):
+    role = forms.ChoiceField(choices=ROLE_CHOICES, label="Role")
+
+
+class LoginLinkForm(OneTimeFormMixin, forms.Form):
+    """A new one-time password link: nothing to fill in but the one-time token."""
+
+
+class PinForm(forms.Form):
+    """Set a table PIN (four digits); `clear` (the "Remove the PIN" button) removes it."""
+
+    pin = forms.CharField(
+        required=False,
+        max_length=4,
+        label="New PIN (4 digits)",
+        widget=PIN_WIDGET,
+        validators=[
+            RegexValidator(r"^[0-9]{4}\Z", "A PIN is exactly four digits, e.g. 4071."),
+        ],
+    )
+
+    def __init__(self, *args, clear: bool = False, **kwargs):
+        self.clear = clear
+        super().__init__(*args, **kwargs)
+
+    def clean(self):
+        data = super().clean()
+        if self.clear:
+            self.errors.pop("pin", None)
+            data["pin"] = ""
+        elif "pin" not in self.errors and not data.get("pin"):
+            self.add_error("pin", "Type four digits, or press “Remove the PIN”.")
+        return data
+
+
+class OwnPasswordForm(forms.Form):
+    """Change one's own password: the current one, then the new one twice. Whether the current
+    one is right and the new one strong enough is for `club.accounts.password_change` to say."""
+
+    old_password = forms.CharField(
+        label="Current password",
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+    )
+    new_password1 = forms.CharField(
+        label="New password",
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+        help_text="At least 8 characters, not only digits, not a common password.",
+    )
+    new_password2 = forms.CharField(
+        label="New password again",
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+    )
+
+    def clean(self):
+        data = super().clean()
+        first, second = data.get("new_password1"), data.get("new_password2")
+        if first and second and first != second:
+            self.add_error("new_password2", "The two new passwords differ: type the same twice.")
         return data

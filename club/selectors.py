@@ -8,15 +8,18 @@ club named by PEGBOARD_DEFAULT_CLUB (a slug), or else the first club on the site
 from __future__ import annotations
 
 import datetime as dt
+import re
+import unicodedata
 from dataclasses import dataclass
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db.models import Count, OuterRef, Q, QuerySet, Subquery, Sum
 from django.db.models.functions import Coalesce, Lower
 from django.http import HttpRequest
 from django.utils import timezone
 
-from club.models import AuditEntry, CheckIn, Club, Player, Session
+from club.models import AuditEntry, CheckIn, Club, LoginLink, Player, Session, SessionState
 from club.money import owed_cents_expression
 
 
@@ -146,3 +149,44 @@ def next_session_date(club: Club, today: dt.date | None = None) -> dt.date:
     """The default date for a new session: the club's next meeting day (today if it is one)."""
     today = today or timezone.localdate()
     return today + dt.timedelta(days=(club.session_weekday - today.weekday()) % 7)
+
+
+# --- Logins and PINs (club.accounts writes them) --------------------------------------------------
+
+
+def login_link_live(user) -> LoginLink | None:
+    """The login's live one-time link (at most one: a newer one revokes the older), or None."""
+    if user is None:
+        return None
+    return (
+        LoginLink.objects.filter(
+            user=user, used_at__isnull=True, revoked_at__isnull=True, expires_at__gt=timezone.now()
+        )
+        .select_related("created_by")
+        .first()
+    )
+
+
+def username_suggestion(display_name: str) -> str:
+    """A free username made from a player's name: "Olive Ashdown" -> "olive.ashdown" (accents
+    dropped, other characters left out), with 2, 3, ... added when it is taken."""
+    ascii_name = unicodedata.normalize("NFKD", display_name).encode("ascii", "ignore").decode()
+    words = re.findall(r"[a-z0-9]+", ascii_name.lower())
+    base = ".".join(words)[:140] or "player"
+    taken = set(
+        get_user_model()
+        .objects.filter(username__istartswith=base)
+        .values_list(Lower("username"), flat=True)
+    )
+    candidate, number = base, 1
+    while candidate in taken:
+        number += 1
+        candidate = f"{base}{number}"
+    return candidate
+
+
+def pin_locked_sessions(player: Player) -> QuerySet[Session]:
+    """The open sessions in which the player's PIN is locked after too many wrong tries."""
+    return Session.objects.filter(
+        state=SessionState.OPEN, pin_locks__player=player, pin_locks__locked_at__isnull=False
+    ).order_by("date")

@@ -2,7 +2,8 @@
 exporter every download uses."""
 
 import django_tables2 as tables
-from django.utils.html import format_html_join
+from django.urls import reverse
+from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 from django_tables2.export import TableExport
 
@@ -55,11 +56,27 @@ class PlayerTable(tables.Table):
 
 
 class EditablePlayerTable(PlayerTable):
-    """The roster as organisers see it: each name links to the player's edit page."""
+    """The roster as organisers see it: each name links to the player's edit page, and each row
+    to the player's login page (with the login's username, or "none")."""
 
     display_name = tables.Column(
         verbose_name="Name", linkify=("club:player_edit", {"pk": tables.A("pk")})
     )
+    login = tables.Column(
+        verbose_name="Login", accessor="pk", orderable=False, attrs={"td": {"class": "actions"}}
+    )
+
+    class Meta(PlayerTable.Meta):
+        fields = (*PlayerTable.Meta.fields, "login")
+
+    def render_login(self, record):
+        return format_html(
+            '<a href="{}">Login<span class="visually-hidden"> of {}</span></a>'
+            ' <span class="muted small">{}</span>',
+            reverse("club:player_login", args=[record.pk]),
+            record.display_name,
+            record.user.get_username() if record.user_id else "none",
+        )
 
 
 class AuditDataColumn(tables.Column):

@@ -199,6 +199,21 @@ PEGBOARD_DEFAULT_CLUB = os.environ.get("PEGBOARD_DEFAULT_CLUB", "")
 # Empty: the address the page was opened by (club/qr.py).
 PEGBOARD_BASE_URL = os.environ.get("PEGBOARD_BASE_URL", "").strip().rstrip("/")
 
+# E-mail (optional): with EMAIL_HOST set, an organiser's one-time login link is also e-mailed to
+# a login that has an address (club/mail.py); without it nothing is sent and nothing fails.
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "").strip()
+EMAIL_PORT = env_seconds("EMAIL_PORT", 587)  # a whole number, like the seconds
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", False)
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", not EMAIL_USE_SSL)
+EMAIL_TIMEOUT = env_seconds("EMAIL_TIMEOUT", 10)
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "").strip() or (
+    EMAIL_HOST_USER if "@" in EMAIL_HOST_USER else "pegboard@localhost"
+)
+if EMAIL_USE_SSL and EMAIL_USE_TLS:
+    raise ImproperlyConfigured("EMAIL_USE_SSL and EMAIL_USE_TLS: turn one of them off.")
+
 # HTTPS hardening, on in production unless PEGBOARD_HTTPS=0 (a plain-HTTP laptop at the venue).
 HTTPS = env_bool("PEGBOARD_HTTPS", not DEBUG)
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")

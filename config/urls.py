@@ -1,4 +1,5 @@
-"""The site's URL map: every app's pages, log in / log out, the admin, a health check.
+"""The site's URL map: every app's pages, log in / log out, the welcome page of one-time login
+links, the admin, a health check.
 
 Addresses never change when code moves between apps: money's and web's session pages share
 /club/ with the club app, and the standings tables share /games/ with the games app."""
@@ -9,6 +10,7 @@ from django.http import HttpRequest, HttpResponse
 from django.urls import include, path
 from django.views.decorators.http import require_safe
 
+from club.logins import WelcomeView
 from web.forms import LoginForm
 from web.views import HomeView
 
@@ -31,6 +33,8 @@ urlpatterns = [
         name="login",
     ),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    # One-time links where a login sets its password (club.logins).
+    path("welcome/<str:link>/", WelcomeView.as_view(), name="welcome"),
     path("club/", include("club.urls")),
     path("club/", include("money.urls")),
     path("club/", include("web.urls")),

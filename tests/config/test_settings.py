@@ -77,3 +77,31 @@ def test_manage_py_with_a_secret_key_stays_in_production_mode():
     result = run_manage("check", "--deploy", "--fail-level", "DEBUG", env=env)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "security.W018" not in result.stdout + result.stderr  # DEBUG is not on
+
+
+def test_email_settings_are_read_from_the_environment():
+    """Issue 15: e-mail is on when EMAIL_HOST is set; a port that is not a number, or SSL and
+    TLS both on, stop the site with a message instead of failing at the first e-mail."""
+    env = {k: v for k, v in PRODUCTION_ENV.items() if k != "SECRET_KEY"} | {"DEBUG": "1"}
+    script = (
+        "from django.conf import settings as s; from club.mail import email_configured; "
+        "print(email_configured(), s.EMAIL_HOST, s.EMAIL_PORT, s.EMAIL_USE_TLS, "
+        "s.EMAIL_USE_SSL, s.DEFAULT_FROM_EMAIL)"
+    )
+    off = run_manage("shell", "-c", script, env=env)
+    said = off.stdout.splitlines()[-1].split()
+    assert said == ["False", "587", "True", "False", "pegboard@localhost"]
+    on = env | {
+        "EMAIL_HOST": "smtp.example.org",
+        "EMAIL_PORT": "465",
+        "EMAIL_USE_SSL": "1",
+        "EMAIL_HOST_USER": "club@example.org",
+    }
+    done = run_manage("shell", "-c", script, env=on)
+    assert done.stdout.splitlines()[-1].split() == [
+        "True", "smtp.example.org", "465", "False", "True", "club@example.org",
+    ]  # fmt: skip
+    bad_port = run_manage("check", env=env | {"EMAIL_PORT": "smtp"})
+    assert bad_port.returncode != 0 and "EMAIL_PORT='smtp'" in bad_port.stderr
+    both = run_manage("check", env=env | {"EMAIL_USE_SSL": "1", "EMAIL_USE_TLS": "1"})
+    assert both.returncode != 0 and "EMAIL_USE_SSL and EMAIL_USE_TLS" in both.stderr

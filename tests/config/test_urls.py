@@ -72,6 +72,17 @@ OLD_URLS = (
     ("scoring:claim_confirm_cards", "scoring/claims/<int:pk>/confirm-cards/"),
     # Issue 15: a round's scorecards typed in on one screen.
     ("games:round_scorecards", "games/rounds/<int:pk>/scorecards/"),
+    # Issue 15: the welcome page of one-time login links, a player's login page and its actions,
+    # one's own account.
+    ("welcome", "welcome/<str:link>/"),
+    ("club:player_login", "club/players/<int:pk>/login/"),
+    ("club:player_login_give", "club/players/<int:pk>/login/give/"),
+    ("club:player_login_role", "club/players/<int:pk>/login/role/"),
+    ("club:player_login_link", "club/players/<int:pk>/login/link/"),
+    ("club:player_pin", "club/players/<int:pk>/pin/"),
+    ("club:account", "club/account/"),
+    ("club:account_password", "club/account/password/"),
+    ("club:account_pin", "club/account/pin/"),
 )
 NEW_NAMES = {
     "club:session": "web:session",
@@ -117,7 +128,7 @@ def _full_paths(resolver=None, prefix="", namespace=""):
 
 @pytest.mark.parametrize(("old", "path"), [pair for pair in OLD_URLS if "<" in pair[1]])
 def test_old_paths_resolve_to_the_view_of_the_new_name(old, path):
-    concrete = "/" + re.sub(r"<int:\w+>", "7", path)
+    concrete = "/" + re.sub(r"<str:\w+>", "x", re.sub(r"<int:\w+>", "7", path))
     match = resolve(concrete)
     assert match.view_name == NEW_NAMES.get(old, old)
     assert reverse(match.view_name, kwargs=match.kwargs) == concrete

@@ -1,4 +1,5 @@
-"""`make bench > bench.json` on a fresh clone writes the JSON document alone (issue 13, defect 15).
+"""`make bench > bench.json` on a fresh clone writes the JSON document alone (issue 13, defect 15),
+and `make serve` migrates and serves a club of one's own without loading the demo (issue 15).
 
 Terms: the *fake python* is a small script standing in for the machine's python3 (the Makefile's
 PYTHON): `-m venv DIR` lays out DIR/bin/python (a copy of itself), `-m pip ...` says something on
@@ -82,3 +83,16 @@ def test_make_dash_c_bench_with_no_print_directory_prints_only_the_json_document
     done = make(*args, f"PYTHON={fake_python}", f"VENV={venv}", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == {}, f"standard output was {done.stdout!r}"
+
+
+def test_make_serve_migrates_and_serves_without_the_demo(tmp_path, fake_python):
+    """`make serve` (README, "Start your own club"): like `make run` without loading the demo."""
+    venv = tmp_path / "venv"
+    done = make("serve", f"PYTHON={fake_python}", f"VENV={venv}", "PORT=8123")
+    assert done.returncode == 0, done.stderr
+    ran = [line for line in done.stdout.splitlines() if line.startswith("fake python ran:")]
+    assert ran == [
+        "fake python ran: manage.py migrate --noinput",
+        "fake python ran: manage.py runserver 127.0.0.1:8123",
+    ]
+    assert "load_demo" not in done.stdout + done.stderr

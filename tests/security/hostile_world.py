@@ -23,14 +23,20 @@ from dataclasses import dataclass, field
 
 from axes.models import AccessAttempt
 from django import forms
+from django.contrib.auth.forms import SetPasswordForm
 from django.test import Client
 from django.urls import reverse
 from hypothesis import strategies as st
 
 from club import services as club_services
+from club.accounts import login_give
 from club.forms import (
     CheckInForm,
     HouseRulesForm,
+    LoginGiveForm,
+    LoginLinkForm,
+    LoginRoleForm,
+    OwnPasswordForm,
     PlayerForm,
     SessionOpenForm,
     SessionRedateForm,
@@ -421,7 +427,77 @@ def lockout_lift(w: World) -> Target:
     return Target(reverse("web:lockout_lift"), w.organiser, fields, [{"username": username}])
 
 
+# --- Logins, passwords and PINs (issue 15) ------------------------------------------------------
+
+NEW_PASSWORD = "a-new-pass-phrase-7"
+
+
+def player_login_give(w: World) -> Target:
+    """The spare player (no login) is given one."""
+    fields = form_fields(LoginGiveForm(), w)
+    fields["role"] = st.one_of(st.sampled_from(("player", "judge", "organiser", "boss")), HOSTILE)
+    fields.text.add("role")
+    valid = [
+        {"username": "spare.player", "role": "player"},
+        {"username": "Spare@Club", "role": "organiser", "email": "spare@example.org"},
+    ]
+    url = reverse("club:player_login_give", args=[w.spare.pk])
+    return Target(url, w.organiser, fields, valid)
+
+
+def player_login_role(w: World) -> Target:
+    fields = form_fields(LoginRoleForm(), w)
+    fields["role"] = st.one_of(st.sampled_from(("player", "judge", "organiser", "boss")), HOSTILE)
+    fields.text.add("role")
+    url = reverse("club:player_login_role", args=[w.players[0].pk])
+    return Target(url, w.organiser, fields, [{"role": "judge"}, {"role": "player"}])
+
+
+def player_login_link(w: World) -> Target:
+    """A new one-time link for a seated player's login (a forgotten password)."""
+    url = reverse("club:player_login_link", args=[w.players[0].pk])
+    return Target(url, w.organiser, form_fields(LoginLinkForm(), w), [{}])
+
+
+PIN_FIELDS = {"pin": st.one_of(st.sampled_from(("4071", "0000", "123", "12345", "")), HOSTILE)}
+
+
+def player_pin(w: World) -> Target:
+    fields = Fields(PIN_FIELDS, text=["pin"])
+    url = reverse("club:player_pin", args=[w.players[0].pk])
+    return Target(url, w.organiser, fields, [{"pin": "4071"}, {"clear": "on"}])
+
+
+def account_password(w: World) -> Target:
+    fields = form_fields(OwnPasswordForm(), w)
+    valid = [
+        {"old_password": PASSWORD, "new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD}
+    ]
+    return Target(reverse("club:account_password"), w.seat_users()[0], fields, valid)
+
+
+def account_pin(w: World) -> Target:
+    fields = Fields(PIN_FIELDS, text=["pin"])
+    valid = [{"pin": "4071"}, {"clear": "on"}]
+    return Target(reverse("club:account_pin"), w.seat_users()[0], fields, valid)
+
+
+def welcome(w: World) -> Target:
+    """The spare player's welcome link, opened by nobody logged in."""
+    token = login_give(player=w.spare, actor=w.organiser, username="spare", role="player")
+    fields = form_fields(SetPasswordForm(user=None), w)
+    valid = [{"new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD}]
+    return Target(reverse("welcome", kwargs={"link": token}), None, fields, valid)
+
+
 TARGETS: dict[str, Callable[[World], Target]] = {
+    "welcome": welcome,
+    "club:player_login_give": player_login_give,
+    "club:player_login_role": player_login_role,
+    "club:player_login_link": player_login_link,
+    "club:player_pin": player_pin,
+    "club:account_password": account_password,
+    "club:account_pin": account_pin,
     "login": login,
     "logout": logout,
     "web:lockout_lift": lockout_lift,
@@ -482,6 +558,12 @@ def url_of(name: str, objects: dict) -> str:
             kwargs[key] = objects[owner].pk
         elif key == "number":  # a round's number within the session
             kwargs[key] = objects["round"].number
+        elif key == "link":  # a live one-time login link of a new player of the club
+            newcomer = club_services.player_create(
+                club=objects["player"].club, actor=None, display_name=f"New {len(objects)}"
+            )
+            username = f"new{newcomer.pk}"
+            kwargs[key] = login_give(player=newcomer, actor=None, username=username, role="player")
         else:
             kwargs[key] = objects[key].pk
     return reverse(name, kwargs=kwargs)

@@ -45,6 +45,7 @@ TEXTS = {  # what each piece of user text is set to; every one carries a marker
 # leaves the name out cannot pass the "no raw marker" check by accident).
 SHOWS_NAME = {
     "club:players",
+    "club:player_login",
     "club:audit",
     "web:session",
     "money:player_money",

@@ -52,7 +52,14 @@ def post_only(name: str) -> bool:
     return view is not None and (not hasattr(view, "get") or "get" not in view.http_method_names)
 
 
-POST_ONLY = sorted(name for name in PAGES if post_only(name))
+# A one-time login link's address is a secret handed to one person: whoever holds it may use it,
+# whatever club they belong to, and it cannot be guessed (a made-up one is a 404 for everyone:
+# below, and tests/club/test_login_pages.py).
+LINKS = {"welcome"}
+# Actions on the poster's own login (its password, its PIN): a stranger posting there changes
+# their own account, never the first club's (tests/club/test_login_pages.py).
+OWN_ACCOUNT = {"club:account_password", "club:account_pin"}
+POST_ONLY = sorted(name for name in PAGES if post_only(name) and name not in OWN_ACCOUNT)
 
 
 def made_up_url(name: str) -> str:
@@ -107,7 +114,7 @@ def test_the_table_has_a_stranger_column_and_post_only_actions_are_found():
 
 @pytest.mark.parametrize("published", [True, False], ids=["published", "private"])
 @pytest.mark.parametrize("method", ["get", "post"])
-@pytest.mark.parametrize("name", sorted(PAGES))
+@pytest.mark.parametrize("name", sorted(set(PAGES) - LINKS))
 @pytest.mark.parametrize("role", ["player", "organiser"])
 def test_a_stranger_never_sees_or_changes_the_first_clubs_data(
     role, name, method, published, club, other_club, member, stranger, client
@@ -145,6 +152,18 @@ def test_a_stranger_never_sees_or_changes_the_first_clubs_data(
         mine = owner.get(url)
         if mine.status_code == 200 and mine["Content-Type"].startswith("text/html"):
             assert club.name in mine.content.decode()
+
+
+@pytest.mark.parametrize("name", sorted(LINKS))
+@pytest.mark.parametrize("column", COLUMNS)
+def test_a_made_up_link_is_a_404_for_everyone(column, name, club, client, member, stranger):
+    url_for(name, club)  # a live link exists; the made-up one is not it
+    client = login_as(column, client, member, stranger)
+    before = row_counts()
+    made_up = reverse(name, kwargs=dict.fromkeys(URLS[name].pattern.converters, "x" * 32))
+    assert client.get(made_up).status_code == 404
+    assert client.post(made_up, POST_DATA).status_code == 404
+    assert row_counts() == before
 
 
 @pytest.mark.parametrize("published", [True, False], ids=["published", "private"])

@@ -6,8 +6,9 @@ table for what one club may do with another club's objects."""
 import pytest
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
+from club.accounts import login_give
 from club.audit import ClubVerb
-from club.models import AuditEntry, CheckIn, Club, Player, Session
+from club.models import AuditEntry, CheckIn, Club, LoginLink, Player, Session
 from games.models import Game, Result, Round
 from money.models import LedgerEntry, Settlement, SkunkCoin
 from scoring import services
@@ -48,6 +49,19 @@ PAGES = {
     "club:player_add": (LOGIN, 403, 403, 200, 403, 200, 403),
     "club:player_edit": (LOGIN, 403, 403, 200, 403, 404, 403),
     "club:audit": (LOGIN, 403, 200, 200, 403, 200, 403),
+    # Logins (issue 15): a player's login page and its actions (organisers of the player's club),
+    # one's own account page (every login), and the welcome page of a one-time link, which
+    # anyone holding the link opens, logged in or not (url_for makes a live link, which
+    # redirects to the form's own address: tests/club/test_login_pages.py).
+    "club:player_login": (LOGIN, 403, 403, 200, 403, 404, 403),
+    "club:player_login_give": (LOGIN, 403, 403, 405, 403, 405, 403),
+    "club:player_login_role": (LOGIN, 403, 403, 405, 403, 405, 403),
+    "club:player_login_link": (LOGIN, 403, 403, 405, 403, 405, 403),
+    "club:player_pin": (LOGIN, 403, 403, 405, 403, 405, 403),
+    "club:account": (LOGIN, 200, 200, 200, 200, 200, 200),
+    "club:account_password": (LOGIN, 405, 405, 405, 405, 405, 405),
+    "club:account_pin": (LOGIN, 405, 405, 405, 405, 405, 405),
+    "welcome": (302, 302, 302, 302, 302, 302, 302),
     # Public only while the club's "standings public" rule is on.
     "club:sessions": (PUBLISHED, 200, 200, 200, 200, 200, PUBLISHED_OR_403),
     "standings:season": (PUBLISHED, 200, 200, 200, 200, 200, PUBLISHED_OR_403),
@@ -186,6 +200,11 @@ def url_for(name: str, club: Club) -> str:
             kwargs[key] = objects[owner].pk
         elif key == "number":  # a round's number within the session
             kwargs[key] = objects["round"].number
+        elif key == "link":  # a live one-time login link of a new login of the club
+            newcomer = PlayerFactory(club=club)
+            kwargs[key] = login_give(
+                player=newcomer, actor=None, username=f"new{newcomer.pk}", role="player"
+            )
         elif key in objects:
             kwargs[key] = objects[key].pk
         else:
@@ -207,9 +226,12 @@ def row_counts() -> tuple[int, ...]:
         Dispute,
         Settlement,
         LedgerEntry,
+        LoginLink,
     )
     return tuple(model.objects.count() for model in models) + (
         CheckIn.objects.filter(paid_at__isnull=False).count(),
+        LoginLink.objects.filter(used_at__isnull=False).count(),
+        Player.objects.exclude(pin_hash="").count(),
     )
 
 
@@ -289,6 +311,9 @@ def test_anonymous_users_never_write(name, club, client):
     assert row_counts() == before
     if name == "login":
         assert response.status_code == 200  # the log-in form itself, showing its error
+        assert response.context["form"].errors
+    elif name == "welcome":
+        assert response.status_code == 400  # the set-password form, showing its errors
         assert response.context["form"].errors
     elif name == "logout":
         assert response.status_code == 302  # logging out nobody is harmless

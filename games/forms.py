@@ -94,6 +94,15 @@ class TableResultForm(ResultForm):
         self.order_fields(["player"])
 
 
+class PinInput(forms.TextInput):
+    """A PIN field drawn as dots (pegboard.css `.pin-input`) that never shows a PIN back: a
+    refused one is typed again. Not a password field: a shared phone must not offer to save a
+    player's PIN."""
+
+    def format_value(self, value):
+        return None
+
+
 class TableAcceptForm(forms.Form):
     """One player's Accept button: who accepts (hidden; each player has their own button), and
     their 4-digit PIN when the session's rules ask for table PINs."""
@@ -110,9 +119,7 @@ class TableAcceptForm(forms.Form):
                 strip=True,
                 # Not four digits is a typing slip, told on the field: it costs no try.
                 validators=[RegexValidator(r"^[0-9]{4}$", "A PIN is four digits.")],
-                # A text field drawn as dots (pegboard.css), not a password field: a shared
-                # phone must not offer to save a player's PIN.
-                widget=forms.TextInput(
+                widget=PinInput(
                     attrs={
                         "class": "pin-input",
                         "inputmode": "numeric",

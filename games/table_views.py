@@ -13,9 +13,15 @@ Terms:
 
 Everything the page writes is "at the table": by the player named in the form, never by a login,
 even when the visitor is logged in (the phone is shared; the audit entry has no actor). Every
-answer, refusals too, says `Referrer-Policy: no-referrer` (the token is in the address: a link
-followed from the page must not carry it away) and `Cache-Control: no-store` (a shared phone's
-back button or a proxy must not show a stale or someone else's table).
+answer, refusals too, says `Referrer-Policy: no-referrer` (the token is in the address: no
+request the page makes may carry it away) and `Cache-Control: no-store` (a shared phone's back
+button or a proxy must not show a stale or someone else's table).
+
+No CSRF check on the table's posts (`csrf_exempt`): under `no-referrer` a browser posts the
+page's own forms with `Origin: null` and no Referer, which Django's check refuses; and there is
+nothing for it to protect: the address is the key, and these views never act with the visitor's
+login or cookies, so a post from another site can do only what anyone holding the link can. A
+double post is still saved once (the forms' one-time tokens).
 """
 
 from __future__ import annotations
@@ -28,6 +34,8 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.cache import add_never_cache_headers
+from django.utils.decorators import method_decorator
+from django.views.decorators.csrf import csrf_exempt
 from django.views.generic import View
 
 from club.accounts import pin_refusal
@@ -176,8 +184,10 @@ def not_found(request, sentence: str, game: Game | None = None) -> HttpResponse:
 
 class TableMixin:
     """Finds the game of the URL's `token` and refuses a dead link, for every method; every
-    answer gets the table's headers. The game is `self.game`."""
+    answer gets the table's headers. The game is `self.game`. No CSRF check (see the module's
+    terms)."""
 
+    @method_decorator(csrf_exempt)
     def dispatch(self, request, *args, **kwargs):
         game = table_game(kwargs["token"])
         if game is None:

@@ -21,6 +21,7 @@ from club import services as club_services
 from games import services as game_services
 from games.models import Game, ResultState
 from tests.browser.conftest import ARTIFACTS
+from tests.browser.test_csp import RECORD_VIOLATIONS
 from tests.factories import PASSWORD, ClubFactory, PlayerFactory, UserFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -59,6 +60,7 @@ def thursday(players: int = 13, **rules):
 
 def desktop(browser, base: str):
     context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context.add_init_script(RECORD_VIOLATIONS)  # the Content-Security-Policy's, read back below
     page = context.new_page()
     page.set_default_timeout(10_000)
     page.goto(f"{base}/login/")
@@ -72,6 +74,7 @@ def desktop(browser, base: str):
 def phone(browser):
     """A player's phone: a new browser with no login."""
     context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    context.add_init_script(RECORD_VIOLATIONS)
     page = context.new_page()
     page.set_default_timeout(10_000)
     return page
@@ -102,7 +105,9 @@ def print_chart(page, name: str, screenshot) -> None:
 
 
 def assert_made_for_a_phone(page) -> None:
-    """No sideways scroll at 390 px; every visible control 44 px tall or more; text 16 px+."""
+    """No sideways scroll at 390 px; every visible control 44 px tall or more; text 16 px+; no
+    violation of the Content-Security-Policy."""
+    assert page.evaluate("window.__cspViolations") == []
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     small_targets = page.evaluate(
         # A radio button's target is its whole label (label.choice).
@@ -155,6 +160,7 @@ def test_a_table_enters_and_accepts_its_result_on_a_phone(browser, live_server, 
     expect(chart.locator(".seat-card svg.qr")).to_have_count(round_.games.count())
     # The live server answers on localhost: phones at the venue could not open it.
     expect(chart.get_by_test_id("local-only")).to_contain_text("Phones cannot open these links")
+    assert chart.evaluate("window.__cspViolations") == []
     screenshot(chart, "seating-chart-13-desktop")
     print_chart(chart, "seating-chart-13", screenshot)
     path = table_path(chart, 1)

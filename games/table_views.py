@@ -135,8 +135,10 @@ def table_context(
         )
     confirmed = current is not None and current.state == ResultState.CONFIRMED
     if not confirmed:
-        context["result_form"] = result_form or entry_form(game, current=current)
-        context["entry_open"] = result_form is not None and bool(result_form.errors)
+        if result_form is None:
+            result_form = entry_form(game, current=current)
+        context["result_form"] = result_form
+        context["entry_open"] = bool(result_form.errors)
     if current is not None and current.state == ResultState.DRAFT:
         acceptors = []
         for seat in table_acceptors(game, current):
@@ -244,6 +246,11 @@ class TableResultEnterView(TableMixin, View):
                 messages.info(request, done.message)
                 return self.back()
             except ValidationError as error:
+                current = current_result(game)
+                if current is not None and current.state == ResultState.CONFIRMED:
+                    # Accepted a moment ago (the page has no scores form any more): say so.
+                    messages.error(request, " ".join(error.messages))
+                    return self.back()
                 add_service_errors(form, error)
             else:
                 messages.success(

@@ -192,6 +192,18 @@ def test_the_other_side_enters_again_and_the_first_accepts(client, table):
     assert draft.state == ResultState.CONFIRMED
 
 
+def test_entering_after_the_result_is_confirmed_says_so_and_saves_nothing(client, table):
+    pat, sam = table.players
+    stale = token_of(client.get(table.page))  # a second phone still shows the scores form
+    enter(client, table, pat)
+    accept(client, table, Result.objects.get(game=table.game), sam)
+    response = enter(client, table, sam, scores=(90, 121), submission_token=stale)
+    assert response.status_code == 302
+    html = client.get(table.page).content.decode()
+    assert "This result is confirmed: an organiser can correct it" in html
+    assert Result.objects.filter(game=table.game).count() == 1
+
+
 # --- Accepting ------------------------------------------------------------------------------------
 
 
@@ -582,3 +594,18 @@ def test_the_tables_posts_need_no_csrf_cookie_nor_an_origin(table):
     assert response.status_code == 302
     assert Result.objects.filter(game=table.game).exists()
     assert "csrfmiddlewaretoken" not in client.get(table.page).content.decode()
+
+
+def test_a_partners_table_names_its_sides_and_both_opponents_may_accept(client):
+    table = Table(players=4)  # partners: seats 0 & 2 against 1 & 3
+    page = f"/t/{table.game.table_token}/"
+    first, partner = (p.display_name for p in table.side(0))
+    html = client.get(page).content.decode()
+    assert f'<label for="id_side_0">{first} &amp; {partner}:</label>' in html
+    assert html.count('type="radio" name="player"') == 4
+    client.post(f"{page}result/", {"player": table.side(0)[0].pk, "side_0": 121, "side_1": 88})
+    html = client.get(page).content.decode()
+    for player in table.side(1):
+        assert f"Accept as {player.display_name}" in html
+    for player in table.side(0):
+        assert f"Accept as {player.display_name}" not in html

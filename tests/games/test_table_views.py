@@ -1,7 +1,7 @@
 """The table page `/t/<token>/` and its posts (games.table_views, scoring.table_views; issue 15,
 point 3): what anyone holding the link sees, entering and accepting, claims and calls for a judge,
-every refusal with its status and nothing saved, the headers that keep the token in, and the
-seating chart's QR codes.
+every refusal with its status and nothing saved, and the headers that keep the token in (the
+seating chart's QR codes: tests/games/test_seating_chart.py).
 
 Terms: a *table* here is round 1 of a session opened, checked in and drawn through the services
 (tests.games.test_table_services.Table), its players without logins; *page* its table page's
@@ -14,17 +14,17 @@ from __future__ import annotations
 import re
 
 import pytest
-from django.test import Client, override_settings
+from django.test import Client
 
 from club import accounts
 from club import services as club_services
 from club.models import AuditEntry, Club, PinLock, Player
 from games import services
-from games.models import Game, Result, ResultState
+from games.models import Result, ResultState
 from money.services import session_settle
 from scoring import services as scoring_services
 from scoring.models import Claim, Dispute
-from tests.factories import PlayerFactory, UserFactory
+from tests.factories import UserFactory
 from tests.games.test_table_services import Table
 
 pytestmark = pytest.mark.django_db
@@ -523,63 +523,6 @@ def test_a_claim_of_another_game_through_this_link_is_not_found(client, table):
     )
     assert response.status_code == 404
     assert not Dispute.objects.exists()
-
-
-# --- The seating chart ----------------------------------------------------------------------------
-
-
-def chart(client, table):
-    return client.get(f"/games/rounds/{table.game.round_id}/print/")
-
-
-def test_the_organisers_chart_has_a_qr_code_and_link_per_table(client, table):
-    client.force_login(table.organiser)
-    html = chart(client, table).content.decode()
-    assert html.count('<svg viewBox="') == 2
-    assert 'class="qr"' in html
-    for game in Game.objects.filter(round=table.game.round):
-        assert f'<span class="seat-card__path">/t/{game.table_token}/</span>' in html
-        assert f"<title>Table {game.table}: http://testserver/t/{game.table_token}/</title>" in html
-    assert 'data-testid="local-only"' not in html
-    assert "style=" not in html
-
-
-def test_a_player_sees_the_chart_without_codes(client, table, member):
-    player = PlayerFactory(club=table.club, user=UserFactory(role="players"))
-    client.force_login(player.user)
-    html = chart(client, table).content.decode()
-    assert "Pat Cowley" in html
-    assert "<svg" not in html and table.game.table_token not in html
-
-
-def test_no_codes_when_links_are_off_or_the_round_is_closed(client, table):
-    client.force_login(table.organiser)
-    closed_round(table)
-    html = chart(client, table).content.decode()
-    assert "<svg" not in html
-    assert "No QR codes on this chart: Round 1 is over" in html
-    links_off(table)
-    html = chart(client, table).content.decode()
-    assert "<svg" not in html and "No QR codes" not in html
-
-
-@override_settings(PEGBOARD_BASE_URL="http://127.0.0.1:8000")
-def test_a_local_only_link_is_warned_about_on_screen(client, table):
-    client.force_login(table.organiser)
-    html = chart(client, table).content.decode()
-    warning = html.split('data-testid="local-only"')[1].split("</div>")[0]
-    assert "Phones cannot open these links" in warning
-    assert "PEGBOARD_BASE_URL" in warning and "make run HOST=0.0.0.0" in warning
-    assert 'class="message message--warning no-print"' in html
-
-
-@override_settings(PEGBOARD_BASE_URL="http://192.168.1.20:8000")
-def test_the_base_url_names_the_host_phones_reach(client, table):
-    client.force_login(table.organiser)
-    html = chart(client, table).content.decode()
-    assert f"http://192.168.1.20:8000/t/{table.game.table_token}/" in html
-    assert '<span class="seat-card__host">192.168.1.20:8000</span>' in html
-    assert 'data-testid="local-only"' not in html
 
 
 def test_the_tables_posts_need_no_csrf_cookie_nor_an_origin(table):

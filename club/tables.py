@@ -7,6 +7,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 from django_tables2.export import TableExport
 
+from club.audit import AT_THE_TABLE
 from club.models import AuditEntry, Player, Session
 from club.templatetags.pegboard import cents
 
@@ -95,7 +96,9 @@ class AuditDataColumn(tables.Column):
 
 class AuditTable(tables.Table):
     created_at = tables.DateTimeColumn(verbose_name="When", format="Y-m-d H:i")
-    actor = tables.Column(verbose_name="Who", default="system")
+    # Rendered for an empty actor too: a change made through a table's link has no login but
+    # names the player who made it (club.audit.at_the_table).
+    actor = tables.Column(verbose_name="Who", empty_values=())
     action = tables.Column(verbose_name="What", accessor="get_action_display", order_by=("action",))
     object_repr = tables.Column(verbose_name="About")
     data = AuditDataColumn(verbose_name="Change", orderable=False)
@@ -104,6 +107,14 @@ class AuditTable(tables.Table):
         model = AuditEntry
         fields = ("created_at", "actor", "action", "object_repr", "data")
         empty_text = "Nothing recorded yet."
+
+    def render_actor(self, value, record):
+        if value is not None:
+            return str(value)
+        data = record.data if isinstance(record.data, dict) else {}
+        if data.get("via") == AT_THE_TABLE:
+            return f"At the table: {data.get('by_player') or 'a player'}"
+        return "system"
 
 
 class SessionTable(tables.Table):

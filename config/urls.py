@@ -41,5 +41,9 @@ urlpatterns = [
     path("games/", include("standings.urls")),
     path("games/", include("games.urls")),
     path("scoring/", include("scoring.urls")),
+    # A table's link (the seating chart's QR codes): its page and result are the games app's,
+    # its claims and calls for a judge the scoring app's.
+    path("t/", include("games.table_urls")),
+    path("t/", include("scoring.table_urls")),
     path("admin/", admin.site.urls),
 ]

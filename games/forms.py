@@ -1,5 +1,7 @@
 """Forms of the games app: side scores of a game, a correction's reason, a seat swap, the draw,
-withdrawing a round, a whole round's scorecards, finding a name on the round page.
+withdrawing a round, a whole round's scorecards, finding a name on the round page, and at the
+table (its link, no login): the scores with who enters them, and a player's Accept (with their PIN
+when the session asks for table PINs).
 
 The forms that save something carry a one-time token (club.web.OneTimeFormMixin), so a double
 post saves once; the draw names the round it draws instead.
@@ -8,6 +10,7 @@ post saves once; the draw names the round it draws instead.
 from __future__ import annotations
 
 from django import forms
+from django.core.validators import RegexValidator
 
 from club.rules import HouseRules
 from club.web import OneTimeFormMixin
@@ -255,3 +258,70 @@ class FindNameForm(forms.Form):
         if not self.is_valid():
             return ""
         return name_key(self.cleaned_data["name"])
+
+
+class TableResultForm(ResultForm):
+    """The scores entered at the table: who is entering (a radio button per player at it, by
+    name), then one score field per side."""
+
+    def __init__(self, *args, seated: list[tuple[int, str]], **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["player"] = forms.TypedChoiceField(
+            coerce=int,
+            choices=seated,
+            label="Who is entering?",
+            widget=forms.RadioSelect,
+            error_messages={
+                "required": "Choose your name: who is entering the scores?",
+                "invalid_choice": "Choose your name among the players at this table.",
+            },
+        )
+        # The name first: it is the first thing asked.
+        self.order_fields(["player"])
+
+
+class PinInput(forms.TextInput):
+    """A PIN field drawn as dots (pegboard.css `.pin-input`) that never shows a PIN back: a
+    refused one is typed again. Not a password field: a shared phone must not offer to save a
+    player's PIN."""
+
+    def format_value(self, value):
+        return None
+
+
+class TableAcceptForm(forms.Form):
+    """One player's Accept button: who accepts (hidden; each player has their own button), and
+    their 4-digit PIN when the session's rules ask for table PINs."""
+
+    player = forms.IntegerField(widget=forms.HiddenInput)
+
+    def __init__(self, *args, pin: bool, name: str = "", **kwargs):
+        super().__init__(*args, **kwargs)
+        if pin:
+            self.fields["pin"] = forms.CharField(
+                label=f"{name}'s PIN" if name else "PIN",
+                max_length=4,
+                min_length=4,
+                strip=True,
+                # Not four digits is a typing slip, told on the field: it costs no try.
+                validators=[RegexValidator(r"^[0-9]{4}$", "A PIN is four digits.")],
+                widget=PinInput(
+                    attrs={
+                        "class": "pin-input",
+                        "inputmode": "numeric",
+                        "autocomplete": "off",
+                        "pattern": "[0-9]*",
+                        "maxlength": 4,
+                        "size": 4,
+                        "spellcheck": "false",
+                    }
+                ),
+                error_messages={
+                    "required": "Type your 4-digit PIN.",
+                    "min_length": "A PIN is four digits.",
+                    "max_length": "A PIN is four digits.",
+                },
+            )
+
+    def typed_pin(self) -> str:
+        return self.cleaned_data.get("pin", "")

@@ -1,5 +1,5 @@
-"""Where the games app asks the apps above it: the game page's panels, and what of theirs
-holds a round as drawn.
+"""Where the games app asks the apps above it: the game page's and the table page's panels,
+and what of theirs holds a round as drawn.
 
 Terms:
 - panel: a section of the game page that belongs to another app (scoring lists the table's
@@ -7,6 +7,11 @@ Terms:
   template and a function `(request, game) -> dict | None` giving the template's `panel`
   context (None: nothing to show to this user). The games app names no app above it; the game
   page shows whatever panels are registered, in registration order.
+- table panel: the same for the table page (`/t/<token>/`, games.table_views), which anyone
+  holding the link reads without a login: registered with `register_table_panel`, its function
+  `(request, game, bound) -> dict | None` gets `bound`, what the app's own POST view hands back
+  to show again with its errors (a bound form), empty on a plain GET. The app's POST views
+  render the page through `games.table_views.render_table_page(..., bound={name: {...}})`.
 - round guard: a function `(round) -> str | None` an app above registers with
   `register_round_guard`; it names what of that app is attached to the round's tables ("A claim
   is filed at table 2 of round 1"), or None. While any guard answers, the round's seats are
@@ -58,6 +63,29 @@ def game_panels(request: HttpRequest, game: Game) -> list[RenderedPanel]:
         data = panel.context(request, game)
         if data is not None:
             panels.append(RenderedPanel(panel.name, panel.template_name, data))
+    return panels
+
+
+TablePanelContext = Callable[[HttpRequest, Game, dict[str, Any]], dict[str, Any] | None]
+
+_TABLE_PANELS: dict[str, tuple[str, TablePanelContext]] = {}
+
+
+def register_table_panel(*, name: str, template_name: str, context: TablePanelContext) -> None:
+    """Add a panel to the table page (registering a name again replaces it)."""
+    _TABLE_PANELS[name] = (template_name, context)
+
+
+def table_panels(
+    request: HttpRequest, game: Game, bound: dict[str, dict[str, Any]] | None = None
+) -> list[RenderedPanel]:
+    """The panels of `game`'s table page; `bound[name]` goes to that panel's function."""
+    bound = bound or {}
+    panels = []
+    for name, (template_name, context) in _TABLE_PANELS.items():
+        data = context(request, game, bound.get(name, {}))
+        if data is not None:
+            panels.append(RenderedPanel(name, template_name, data))
     return panels
 
 

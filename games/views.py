@@ -19,6 +19,7 @@ from django.urls import reverse
 from django.views.generic import View
 
 from club.models import Player, Session
+from club.qr import absolute_url, is_local_only, qr_svg
 from club.submissions import AlreadySaved
 from club.web import ClubMixin, PageMixin, PublicReadMixin, SessionMixin, add_service_errors
 from games import services
@@ -148,12 +149,40 @@ class RoundView(PublicReadMixin, RoundMixin, View):
 
 
 class RoundPrintView(RoundMixin, View):
-    """The seating chart: members only (it carries the tables' links)."""
+    """The seating chart, members only. For those who draw rounds (organisers), while the round's
+    table links work, every table has its QR code and short link (`/t/<token>/`) for the players'
+    phones; players see the chart without them. The links' host is `PEGBOARD_BASE_URL` when set
+    (the address phones at the venue reach the site by); a host only this machine can open
+    (127.0.0.1) gets a warning on screen."""
 
     template_name = "games/round_print.html"
 
     def get(self, request, pk):
         return render(request, self.template_name, self.page_context())
+
+    def page_context(self, **overrides) -> dict:
+        context = super().page_context(**overrides)
+        games = list(context["games"])
+        context["games"] = games
+        round_ = self.get_round()
+        if not games or not self.request.user.has_perm("games.add_round"):
+            return context
+        session = round_.session
+        if not (session.house_rules.table_links and session.club.table_links):
+            return context  # the club does not use table links: a plain chart
+        refusal = services.table_refusal(games[0])  # the same for every table of the round
+        if refusal:
+            context["links_refusal"] = refusal
+            return context
+        for game in games:
+            path = reverse("table:page", args=[game.table_token])
+            game.link = absolute_url(self.request, path)
+            game.link_host = game.link.split("://", 1)[-1].removesuffix(path)
+            game.link_path = path
+            game.qr = qr_svg(game.link, title=f"Table {game.table}: {game.link}")
+        context["codes"] = True
+        context["local_only"] = is_local_only(games[0].link)
+        return context
 
 
 class RoundSwapView(RoundMixin, View):

@@ -174,3 +174,104 @@ class RulingForm(OneTimeFormMixin, forms.Form):
             for name, value in self.cleaned_data.items()
             if name.startswith("side_")
         }
+
+
+# What a claim filed at the table may be: a play needs the cards of the count in order, which the
+# organiser's game page takes (README "Table links and PINs").
+TABLE_CLAIM_KINDS = [
+    (kind.value, kind.label) for kind in (ClaimKind.HAND, ClaimKind.CRIB, ClaimKind.HEELS)
+]
+
+
+class TableClaimForm(OneTimeFormMixin, forms.Form):
+    """A claim filed on the table page (its link, no login): hand, crib or his heels."""
+
+    claimant = forms.TypedChoiceField(
+        coerce=int,
+        label="Who claimed?",
+        widget=forms.RadioSelect,
+        error_messages={"required": "Choose who claimed the points."},
+    )
+    kind = forms.ChoiceField(
+        choices=TABLE_CLAIM_KINDS,
+        label="What was counted",
+        widget=forms.RadioSelect,
+        error_messages={
+            "required": "Choose hand, crib or his heels.",
+            "invalid_choice": "A claim at the table is for a hand, a crib or his heels; a "
+            "claim in the play is filed by the organiser on the game page.",
+        },
+    )
+    hand = forms.CharField(
+        max_length=80,
+        required=False,
+        label="The four cards (hand or crib)",
+        help_text="e.g. 5H 5C 5S JD (10 or T for ten).",
+        widget=forms.TextInput(
+            attrs={"autocomplete": "off", "spellcheck": "false", "autocapitalize": "characters"}
+        ),
+    )
+    starter = forms.CharField(
+        max_length=10,
+        required=False,
+        label="The starter",
+        help_text="The card cut, e.g. 5D.",
+        widget=forms.TextInput(
+            attrs={"autocomplete": "off", "spellcheck": "false", "autocapitalize": "characters"}
+        ),
+    )
+    claimed_points = forms.IntegerField(
+        min_value=0,
+        max_value=99,
+        label="Points claimed",
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", "min": 0, "max": 99}),
+        error_messages={
+            "required": "Write the points claimed.",
+            "invalid": "Write the points as a whole number.",
+        },
+    )
+
+    def __init__(self, *args, seated: list[tuple[int, str]], **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["claimant"].choices = seated
+        self.fields["claimant"].error_messages["invalid_choice"] = (
+            "Choose the claimant among the players at this table."
+        )
+
+    def clean(self):
+        data = super().clean()
+        kind = data.get("kind")
+        if kind in (ClaimKind.HAND, ClaimKind.CRIB):
+            if not data.get("hand"):
+                self.add_error("hand", "Write the four cards of the hand or crib.")
+            if not data.get("starter"):
+                self.add_error("starter", "Write the starter.")
+        elif kind == ClaimKind.HEELS:
+            data["hand"] = ""
+            if not data.get("starter"):
+                self.add_error("starter", "Write the starter (a jack scores his heels).")
+        return data
+
+
+class TableDisputeForm(OneTimeFormMixin, forms.Form):
+    """A call for a judge on the table page: who disagrees (a party to the claim) and why."""
+
+    player = forms.TypedChoiceField(
+        coerce=int,
+        label="Who disagrees?",
+        widget=forms.RadioSelect,
+        error_messages={"required": "Choose who disagrees."},
+    )
+    statement = forms.CharField(
+        max_length=500,
+        label="What you do not accept",
+        widget=forms.Textarea(attrs={"rows": 2}),
+        error_messages={"required": "Say in a sentence what you do not accept."},
+    )
+
+    def __init__(self, *args, parties: list[tuple[int, str]], **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["player"].choices = parties
+        self.fields["player"].error_messages["invalid_choice"] = (
+            "Choose a player who was at the table when the claim was filed."
+        )

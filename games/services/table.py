@@ -4,9 +4,10 @@ player enters the final scores, a player of another side accepts them on the sam
 
 Terms:
 - table link: a game's `table_token` as an address; it works while the game's round is open.
-- open round: its session is open, the club's "table links" rule is on for that session, and no
-  later round is drawn (a round's chart comes down when the next one goes up; a late table is
-  typed in from its scorecard by the organiser instead).
+- open round: its session is open, the club's "table links" rule is on (both in the session's
+  rules and in the club's rules now: turning it off stops every link at once), and no later
+  round is drawn (a round's chart comes down when the next one goes up; a late table is typed
+  in from its scorecard by the organiser instead).
 - at the table: the change names the player who made it on the shared phone instead of a login;
   its audit entry has no actor and says "at the table" (club.audit.at_the_table).
 - accept: confirm a draft at the table. A player of another side than the one that entered it
@@ -46,7 +47,9 @@ def table_refusal(game: Game) -> str | None:
     """Why the game's table link does not work now (None: it does)."""
     session = game.session
     round_ = game.round
-    if not session.house_rules.table_links:
+    # The club's rule now as well as the session's: turning links off is the organiser's way to
+    # stop every printed link at once (a chart left on a wall, a photo of a QR code).
+    if not (session.house_rules.table_links and session.club.table_links):
         return (
             "This club does not use table links: ask the organiser, who enters the result "
             "on the game page."
@@ -136,34 +139,41 @@ def table_acceptors(game: Game, result: Result | None) -> list[Seat]:
     return [seat for seat in seats if can_accept(result, seat)]
 
 
+def _acceptable(game: Game, result: Result, player: Player) -> Seat:
+    """The seat of `player`, who may accept `result` now; else a ValidationError saying why."""
+    _require_open(game)
+    if result.game_id != game.pk:
+        raise ValidationError("This result is of another table.")
+    if result.state == ResultState.CONFIRMED:
+        raise ValidationError("This result is confirmed already.")
+    if result.state != ResultState.DRAFT:
+        raise ValidationError(
+            f"Version {result.version} was replaced by a newer entry: accept the newest."
+        )
+    seat = _seat(game, player)
+    if not can_accept(result, seat):
+        raise ValidationError(
+            {
+                "player": f"{seat.player}'s side entered this result: a player of another "
+                "side accepts it."
+            }
+        )
+    return seat
+
+
 def table_result_accept(*, result: Result, player: Player, pin: str = "") -> Result:
     """A player of another side accepts a draft at the table: the result is confirmed. With the
-    session's "table PINs" rule on, their PIN first (a wrong one is counted and refused)."""
+    session's "table PINs" rule on, their PIN first (a wrong one is counted and refused). An
+    accept refused for another reason (the same side, a result confirmed already, a closed
+    round) is refused before the PIN is read, so it costs no try."""
     game = result.game
     if game.session.house_rules.table_pins:
-        _require_open(game)
-        _seat(game, player)
+        _acceptable(game, Result.objects.get(pk=result.pk), player)
         pin_verify(session=game.session, player=player, pin=pin)
     with transaction.atomic():
         game = lock_game(game)
-        _require_open(game)
         result = Result.objects.get(pk=result.pk)
-        if result.game_id != game.pk:
-            raise ValidationError("This result is of another table.")
-        if result.state == ResultState.CONFIRMED:
-            raise ValidationError("This result is confirmed already.")
-        if result.state != ResultState.DRAFT:
-            raise ValidationError(
-                f"Version {result.version} was replaced by a newer entry: accept the newest."
-            )
-        seat = _seat(game, player)
-        if not can_accept(result, seat):
-            raise ValidationError(
-                {
-                    "player": f"{seat.player}'s side entered this result: a player of another "
-                    "side accepts it."
-                }
-            )
+        seat = _acceptable(game, result, player)
         result.state = ResultState.CONFIRMED
         result.confirmed_by_player = seat.player
         result.confirmed_at = timezone.now()

@@ -184,7 +184,9 @@ def _file_claim(
             **(at_the_table(claimant) if actor is None else {}),
         },
     )
-    _write_outcome(claim, actor, club=game.session.club)
+    _write_outcome(
+        claim, actor, club=game.session.club, at_table=claimant if actor is None else None
+    )
     return claim
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from django.contrib.auth.models import AbstractBaseUser
 
-from club.audit import audit_record
+from club.audit import at_the_table, audit_record
 from club.auth import member_player_id
 from club.models import Player
 from games.models import Game, Seat
@@ -64,7 +64,9 @@ def current_outcome(claim: Claim) -> Outcome:
     return claim.outcomes.order_by("-version").first()
 
 
-def _write_outcome(claim: Claim, actor, *, club) -> Outcome:
+def _write_outcome(claim: Claim, actor, *, club, at_table=None) -> Outcome:
+    """The claim's next outcome and its audit entry; `at_table`: the player who made the change
+    through the table's link (no actor), named in the entry as every change there is."""
     game = claim.game
     computed = claim_outcome(
         claimed=claim.claimed_points,
@@ -88,6 +90,11 @@ def _write_outcome(claim: Claim, actor, *, club) -> Outcome:
         action=ScoringVerb.OUTCOME_COMPUTED,
         obj=outcome,
         club=club,
-        data={"claim": claim.pk, "kind": outcome.kind, "points": outcome.points},
+        data={
+            "claim": claim.pk,
+            "kind": outcome.kind,
+            "points": outcome.points,
+            **(at_the_table(at_table) if at_table is not None else {}),
+        },
     )
     return outcome

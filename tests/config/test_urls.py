@@ -83,6 +83,12 @@ OLD_URLS = (
     ("club:account", "club/account/"),
     ("club:account_password", "club/account/password/"),
     ("club:account_pin", "club/account/pin/"),
+    # Issue 15: a table's link (the seating chart's QR codes): its page, its result, its claims.
+    ("table:page", "t/<str:token>/"),
+    ("table:result", "t/<str:token>/result/"),
+    ("table:accept", "t/<str:token>/results/<int:result>/accept/"),
+    ("table_claims:claim_new", "t/<str:token>/claims/new/"),
+    ("table_claims:dispute_open", "t/<str:token>/claims/<int:claim>/dispute/"),
 )
 NEW_NAMES = {
     "club:session": "web:session",
@@ -128,7 +134,7 @@ def _full_paths(resolver=None, prefix="", namespace=""):
 
 @pytest.mark.parametrize(("old", "path"), [pair for pair in OLD_URLS if "<" in pair[1]])
 def test_old_paths_resolve_to_the_view_of_the_new_name(old, path):
-    concrete = "/" + re.sub(r"<str:\w+>", "x", re.sub(r"<int:\w+>", "7", path))
+    concrete = "/" + re.sub(r"<str:\w+>", "abc", re.sub(r"<int:\w+>", "7", path))
     match = resolve(concrete)
     assert match.view_name == NEW_NAMES.get(old, old)
     assert reverse(match.view_name, kwargs=match.kwargs) == concrete

@@ -43,13 +43,29 @@ from club.forms import (
 )
 from club.models import CheckIn, Club, Player, Session
 from games import services as game_services
-from games.forms import CorrectionForm, ResultForm, ScorecardsForm, SwapForm, WithdrawForm
+from games.forms import (
+    CorrectionForm,
+    ResultForm,
+    ScorecardsForm,
+    SwapForm,
+    TableAcceptForm,
+    TableResultForm,
+    WithdrawForm,
+)
 from games.models import Game
 from games.selectors import round_tables
 from money import services as club_settlement
 from money.forms import ReopenForm
 from scoring import services as scoring_services
-from scoring.forms import ClaimForm, ConfirmCardsForm, MugginsForm, RulingForm, StatementForm
+from scoring.forms import (
+    ClaimForm,
+    ConfirmCardsForm,
+    MugginsForm,
+    RulingForm,
+    StatementForm,
+    TableClaimForm,
+    TableDisputeForm,
+)
 from scoring.models import Claim, Dispute
 from tests.factories import PASSWORD
 from tests.security.hostile_values import CARD, HAND, HOSTILE, field_strategy
@@ -393,6 +409,58 @@ def dispute_appeal(w: World) -> Target:
     return Target(url, w.seat_users()[0], fields, valid)
 
 
+# --- A table's link: posted anonymously, as a phone at the table does (issue 15) ------------------
+
+
+def table_result(w: World) -> Target:
+    first, second = w.seat_players()
+    seated = [(p.pk, p.display_name) for p in (first, second)]
+    form = TableResultForm(game=w.game, sides=side_names(w), seated=seated)
+    valid = [
+        {"player": str(first.pk), "side_0": "121", "side_1": "100"},
+        {"player": str(second.pk), "side_0": "45", "side_1": "121"},
+    ]
+    url = reverse("table:result", args=[w.game.table_token])
+    return Target(url, None, form_fields(form, w), valid)
+
+
+def table_accept(w: World) -> Target:
+    """Side 0 entered the scores at the table; side 1 accepts them (table PINs off)."""
+    first, second = w.seat_players()
+    draft = game_services.table_result_enter(game=w.game, player=first, scores=[121, 100])
+    url = reverse("table:accept", args=[w.game.table_token, draft.pk])
+    fields = form_fields(TableAcceptForm(pin=False), w)
+    return Target(url, None, fields, [{"player": str(second.pk)}])
+
+
+def table_claim_new(w: World) -> Target:
+    seated = [(p.pk, p.display_name) for p in w.seat_players()]
+    first, second = (str(pk) for pk, _ in seated)
+    form = TableClaimForm(seated=seated)
+    fields = form_fields(form, w, hand=HAND, starter=CARD)
+    valid = [
+        {
+            "claimant": first,
+            "kind": "hand",
+            "claimed_points": "12",
+            "hand": "5H 5C 5S JD",
+            "starter": "5D",
+        },
+        {"claimant": second, "kind": "heels", "claimed_points": "2", "starter": "JH"},
+    ]
+    url = reverse("table_claims:claim_new", args=[w.game.table_token])
+    return Target(url, None, fields, valid)
+
+
+def table_dispute_open(w: World) -> Target:
+    claim = file_claim(w)
+    parties = [(p.pk, p.display_name) for p in w.seat_players()]
+    fields = form_fields(TableDisputeForm(parties=parties), w)
+    valid = [{"player": str(parties[1][0]), "statement": "The jack is his nobs: 29."}]
+    url = reverse("table_claims:dispute_open", args=[w.game.table_token, claim.pk])
+    return Target(url, None, fields, valid)
+
+
 def login(w: World) -> Target:
     username = w.organiser.get_username()
     fields = Fields(
@@ -529,6 +597,10 @@ TARGETS: dict[str, Callable[[World], Target]] = {
     "scoring:dispute_open": dispute_open,
     "scoring:dispute_rule": dispute_rule,
     "scoring:dispute_appeal": dispute_appeal,
+    "table:result": table_result,
+    "table:accept": table_accept,
+    "table_claims:claim_new": table_claim_new,
+    "table_claims:dispute_open": table_dispute_open,
 }
 
 
@@ -564,6 +636,8 @@ def url_of(name: str, objects: dict) -> str:
             )
             username = f"new{newcomer.pk}"
             kwargs[key] = login_give(player=newcomer, actor=None, username=username, role="player")
+        elif key == "token":  # a table's link
+            kwargs[key] = objects["game"].table_token
         else:
             kwargs[key] = objects[key].pk
     return reverse(name, kwargs=kwargs)

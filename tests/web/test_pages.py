@@ -115,7 +115,28 @@ PAGES = {
     "scoring:dispute_rule": (LOGIN, 403, 405, 405, 403, 405, 403),
     "scoring:dispute_appeal": (LOGIN, 405, 405, 405, 405, 405, 403),
     "scoring:session_report": (LOGIN, 403, 200, 200, 403, 404, 403),
+    # A table's link (issue 15): anyone holding it, logged in or not, of any club, while its
+    # round is open (tests/games/test_table_views.py: the refusals). Its forms are POST only.
+    "table:page": (200, 200, 200, 200, 200, 200, 200),
+    "table:result": (405, 405, 405, 405, 405, 405, 405),
+    "table:accept": (405, 405, 405, 405, 405, 405, 405),
+    "table_claims:claim_new": (405, 405, 405, 405, 405, 405, 405),
+    "table_claims:dispute_open": (405, 405, 405, 405, 405, 405, 405),
 }
+# Addresses whose token is the key: whoever holds a table's link reads that table and posts to
+# it, logged in or not, whatever their club (issue 15). tests/security's club-scoping checks
+# leave them out; tests/games/test_table_views.py checks that a link reaches its own table only.
+LINK_IS_THE_KEY = {
+    "table:page",
+    "table:result",
+    "table:accept",
+    "table_claims:claim_new",
+    "table_claims:dispute_open",
+}
+# The table link's forms: anonymous posts that write, but only their own table's rows (DESIGN.md
+# "People": anonymous users write nothing but a table's result through its link; issue 15 adds
+# its claims and calls for a judge).
+TABLE_LINK_POSTS = LINK_IS_THE_KEY - {"table:page"}
 # Not pages: the logout action (POST only) and the admin, which Django guards itself.
 NOT_PAGES = {"logout"}
 
@@ -205,6 +226,8 @@ def url_for(name: str, club: Club) -> str:
             kwargs[key] = login_give(
                 player=newcomer, actor=None, username=f"new{newcomer.pk}", role="player"
             )
+        elif key == "token":  # a table's link
+            kwargs[key] = objects["game"].table_token
         elif key in objects:
             kwargs[key] = objects[key].pk
         else:
@@ -302,10 +325,55 @@ POST_DATA = {
 }
 
 
+def rows_beside(game: Game) -> tuple[int, ...]:
+    """row_counts() without the rows of `game`'s own table (its results, claims, disputes) and
+    without the audit entries made at the table."""
+    return (
+        Club.objects.count(),
+        Player.objects.count(),
+        AuditEntry.objects.exclude(data__via="at the table").count(),
+        Session.objects.count(),
+        CheckIn.objects.count(),
+        Round.objects.count(),
+        Game.objects.count(),
+        Result.objects.exclude(game=game).count(),
+        Claim.objects.exclude(game=game).count(),
+        Dispute.objects.exclude(claim__game=game).count(),
+        Settlement.objects.count(),
+        LedgerEntry.objects.count(),
+        CheckIn.objects.filter(paid_at__isnull=False).count(),
+    )
+
+
+def assert_only_its_table_written(name: str, url: str, client) -> None:
+    """A valid anonymous post through a table's link writes its own table's rows only, each
+    audited at the table with no actor."""
+    game = Game.objects.get(table_token=url.split("/")[2])
+    player = game.seats.select_related("player").first().player
+    if name == "table_claims:dispute_open":  # url_for's claim is disputed already: a new one
+        claim = services.table_claim_file(
+            game=game, kind="heels", claimant=player, claimed_points=2, starter="JH"
+        )
+        url = reverse(name, args=[game.table_token, claim.pk])
+    data = {**POST_DATA, "player": player.pk, "claimant": player.pk}
+    before, audit = rows_beside(game), AuditEntry.objects.count()
+    response = client.post(url, data)
+    assert response.status_code == 302, response.content[:500]
+    assert response.url.startswith(f"/t/{game.table_token}/")
+    assert rows_beside(game) == before
+    made = AuditEntry.objects.order_by("pk")[audit:]
+    assert made, "the post wrote nothing"
+    assert all(entry.actor_id is None and entry.data["via"] == "at the table" for entry in made)
+
+
 @pytest.mark.parametrize("name", sorted(name for name, _ in named_urls()))
 def test_anonymous_users_never_write(name, club, client):
-    """Every URL, posted to anonymously, redirects to login or refuses, and writes nothing."""
+    """Every URL, posted to anonymously, redirects to login or refuses, and writes nothing; a
+    table's link writes its own table's rows only."""
     url = url_for(name, club)
+    if name in TABLE_LINK_POSTS:
+        assert_only_its_table_written(name, url, client)
+        return
     before = row_counts()
     response = client.post(url, POST_DATA)
     assert row_counts() == before
@@ -317,6 +385,8 @@ def test_anonymous_users_never_write(name, club, client):
         assert response.context["form"].errors
     elif name == "logout":
         assert response.status_code == 302  # logging out nobody is harmless
+    elif name == "table:page":
+        assert response.status_code == 405  # its forms post to their own addresses
     else:
         assert response.status_code in (302, 403, 405)
         if response.status_code == 302:

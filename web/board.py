@@ -113,6 +113,11 @@ class Board:
     skunks: list[BoardSkunk]
 
     @property
+    def waiting(self) -> bool:
+        """Whether a table of the current round has an entry waiting to be accepted."""
+        return any(table.state == ENTERED for table in self.tables)
+
+    @property
     def standings_columns(self) -> list[list[Standing]]:
         rows = self.standings
         if len(rows) <= STANDINGS_COLUMN:

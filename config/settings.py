@@ -88,6 +88,8 @@ MIDDLEWARE = [
     # A database that does not answer gets the 503 page, not a 500 (issue 13).
     "web.middleware.DatabaseUnavailableMiddleware",
     "csp.middleware.CSPMiddleware",
+    # `request.htmx`: whether htmx asked (the live board's refresh, web/board.py).
+    "django_htmx.middleware.HtmxMiddleware",
     # Last, as django-axes asks: turns a locked-out login into the lock-out page.
     "axes.middleware.AxesMiddleware",
 ]

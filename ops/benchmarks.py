@@ -8,6 +8,11 @@ Terms:
   warm (after WARMUP renders): the query count of one render, median and 95th-percentile ms.
   The standings pages are rendered for a logged-in player: anonymous visitors get them from the
   visitors' cache (club.views.VisitorCacheMixin), which would time the cache, not the render.
+  The live board (`board`) and its refresh (`board_refresh`, asked for as htmx asks, with no
+  versions: every part rendered and sent, the most a refresh costs) are this morning's session,
+  as a visitor (a TV); the table page (`table`) is the link of this morning's last round's first
+  table, as a visitor (the players at the table). A page whose address the site does not serve
+  yet is `skipped`, with the reason, rather than timed.
 - throughput: requests per second that gunicorn (2 sync workers) answers on loopback, driven by
   CLIENTS threads of this process (a second process from gunicorn's), alternating the trivial
   health view and the season standings page in equal slices so drift hits both alike.
@@ -36,9 +41,21 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 from django.db.models import Count
 from django.test import Client
-from django.urls import reverse
+from django.urls import Resolver404, resolve, reverse
 
-PAGES = ("home", "session", "season_standings", "all_time", "player", "judges_queue")
+PAGES = (
+    "home",
+    "session",
+    "season_standings",
+    "all_time",
+    "player",
+    "judges_queue",
+    "board",
+    "board_refresh",
+    "table",
+)
+# Request headers per page: the board's refresh is asked for by htmx.
+HEADERS = {"board_refresh": {"HTTP_HX_REQUEST": "true"}}
 WARMUP = 2
 RENDERS = 30
 P95_TARGET_MS = 150
@@ -73,7 +90,7 @@ def _page_requests(slug: str) -> dict[str, tuple[str, object]]:
     """page -> (url, user or None) in the history club."""
     from club.models import Club, Session, SessionState
     from club.roles import JUDGES, ORGANISERS, PLAYERS
-    from games.models import ResultLine
+    from games.models import Game, ResultLine
 
     club = Club.objects.get(slug=slug)
     users = get_user_model().objects
@@ -88,6 +105,13 @@ def _page_requests(slug: str) -> dict[str, tuple[str, object]]:
         .order_by("-games", "player_id")
         .first()["player_id"]
     )
+    this_morning = Session.objects.filter(club=club, state=SessionState.OPEN).latest("date")
+    table = (
+        Game.objects.filter(session=this_morning)
+        .order_by("-round__number", "table")
+        .values_list("table_token", flat=True)
+        .first()
+    )
     return {
         "home": (reverse("home"), None),
         "session": (reverse("web:session", args=[settled.pk]), organiser),
@@ -96,7 +120,19 @@ def _page_requests(slug: str) -> dict[str, tuple[str, object]]:
         "all_time": (reverse("standings:all_time"), member),
         "player": (reverse("standings:player", args=[busiest]), member),
         "judges_queue": (reverse("scoring:queue"), judge),
+        "board": (reverse("web:board", args=[this_morning.pk]), None),
+        "board_refresh": (reverse("web:board_parts", args=[this_morning.pk]), None),
+        "table": (f"/t/{table}/", None),
     }
+
+
+def _not_served(url: str) -> str | None:
+    """Why the site has no page at `url` yet (its URL conf does not know it), or None."""
+    try:
+        resolve(url)
+    except Resolver404:
+        return f"{url}: the site does not serve this address yet (no such URL in the URL conf)"
+    return None
 
 
 def time_pages(slug: str, renders: int = RENDERS) -> dict:
@@ -104,7 +140,12 @@ def time_pages(slug: str, renders: int = RENDERS) -> dict:
     settings.PEGBOARD_DEFAULT_CLUB = slug
     figures = {}
     for page, (url, user) in _page_requests(slug).items():
-        client = Client()
+        who = "anonymous" if user is None else user.groups.first().name.rstrip("s")
+        skipped = _not_served(url)
+        if skipped:
+            figures[page] = {"url": url, "as": who, "skipped": skipped}
+            continue
+        client = Client(**HEADERS.get(page, {}))
         if user is not None:
             client.force_login(user)
         for _ in range(WARMUP):
@@ -125,7 +166,7 @@ def time_pages(slug: str, renders: int = RENDERS) -> dict:
             samples.append((time.perf_counter() - start) * 1000)
         figures[page] = {
             "url": url,
-            "as": "anonymous" if user is None else user.groups.first().name.rstrip("s"),
+            "as": who,
             "queries": len(queries),
             **timings(samples),
         }
@@ -191,6 +232,13 @@ def compare_pages(small: dict, large: dict, years: tuple[int, int]) -> dict:
     pages = {}
     for page in PAGES:
         a, b = small[page], large[page]
+        if "skipped" in a or "skipped" in b:
+            pages[page] = {
+                "url": b["url"],
+                "as": b["as"],
+                "skipped": b.get("skipped", a.get("skipped")),
+            }
+            continue
         pages[page] = {
             "url": b["url"],
             "as": b["as"],

@@ -2,17 +2,23 @@
 open disputes, the judges' queue and a session's claims.
 
 Terms: a *counted hand* is the engine's `HandScore` together with `Rarity` for its total (how many
-of the 12,994,800 (hand, starter) pairs count as much or more).
+of the 12,994,800 (hand, starter) pairs count as much or more). A *big hand* is a hand or crib claim
+of BIG_HAND points or more that was accepted as announced: claimed at its true count (the outcome
+"exact", or "false muggins" when a wrong muggins call followed, which never costs the claimant the
+count, ACC rule 10.4a), and either undisputed or upheld by the judge's last ruling (the claimant's
+side given the count or more). A disputed claim still waiting for its first ruling is not one yet.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import QuerySet
+from django.db.models import F, QuerySet
 
 from scoring.engine import ENGINE_VERSION, HandScore, Rarity, rarity, score_hand
-from scoring.models import OPEN_DISPUTE_STATES, Claim, Dispute
+from scoring.models import OPEN_DISPUTE_STATES, Claim, ClaimKind, Dispute, Ruling
+
+BIG_HAND = 24
 
 
 @dataclass(frozen=True)
@@ -96,3 +102,35 @@ def game_claims(game) -> QuerySet[Claim]:
         .prefetch_related("outcomes", "cards_confirmed_by__players")
         .order_by("-filed_at", "-pk")
     )
+
+
+def session_big_hands(session, at_least: int = BIG_HAND) -> list[Claim]:
+    """The session's big hands (see the module's terms), newest first, with the claimant and the
+    game's round: two queries whatever the session or the club's history (the claims, then every
+    ruling on them, read even when there is none, so the count never depends on the data)."""
+    claims = list(
+        Claim.objects.filter(
+            game__session=session,
+            kind__in=[ClaimKind.HAND, ClaimKind.CRIB],
+            true_points__gte=at_least,
+            claimed_points=F("true_points"),
+        )
+        .select_related("claimant", "game__round", "dispute")
+        .order_by("-filed_at", "-pk")
+    )
+    last_rulings: dict[int, Ruling] = {}
+    rulings = Ruling.objects.filter(
+        dispute__claim__game__session=session,
+        dispute__claim__true_points__gte=at_least,
+    ).order_by("dispute_id", "level")
+    for ruling in rulings:
+        last_rulings[ruling.dispute_id] = ruling  # the highest level comes last
+    big = []
+    for claim in claims:
+        dispute = getattr(claim, "dispute", None)
+        if dispute is not None:
+            ruling = last_rulings.get(dispute.pk)
+            if ruling is None or ruling.points.get(str(claim.claimant_side), 0) < claim.true_points:
+                continue
+        big.append(claim)
+    return big

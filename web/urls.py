@@ -1,10 +1,10 @@
 """URLs of the web app: the session page and its check-in actions and downloads, under the
-/club/ addresses they have always had (the home page is wired in config/urls.py), and the
-organisers' page of login lock-outs."""
+/club/ addresses they have always had (the home page is wired in config/urls.py), the session's
+live board and its refresh, and the organisers' page of login lock-outs."""
 
 from django.urls import path
 
-from web import lockouts, views
+from web import board, lockouts, views
 
 app_name = "web"
 
@@ -27,6 +27,8 @@ urlpatterns = [
         name="checkin_undo",
     ),
     path("sessions/<int:pk>/export/", views.SessionExportView.as_view(), name="session_export"),
+    path("sessions/<int:pk>/board/", board.BoardView.as_view(), name="board"),
+    path("sessions/<int:pk>/board/parts/", board.BoardPartsView.as_view(), name="board_parts"),
     path("lockouts/", lockouts.LockoutListView.as_view(), name="lockouts"),
     path("lockouts/lift/", lockouts.LockoutLiftView.as_view(), name="lockout_lift"),
 ]

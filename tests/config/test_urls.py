@@ -89,6 +89,9 @@ OLD_URLS = (
     ("table:accept", "t/<str:token>/results/<int:result>/accept/"),
     ("table_claims:claim_new", "t/<str:token>/claims/new/"),
     ("table_claims:dispute_open", "t/<str:token>/claims/<int:claim>/dispute/"),
+    # Issue 15: the live board of a session and the refresh of its parts.
+    ("web:board", "club/sessions/<int:pk>/board/"),
+    ("web:board_parts", "club/sessions/<int:pk>/board/parts/"),
 )
 NEW_NAMES = {
     "club:session": "web:session",

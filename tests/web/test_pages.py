@@ -29,6 +29,7 @@ pytestmark = pytest.mark.django_db
 LOGIN = "login"  # anonymous users are sent here
 PUBLISHED = "published"  # 200 while the club publishes its standings, else 404
 PUBLISHED_OR_403 = "published-or-403"  # 200 while the club publishes its standings, else 403
+PUBLISHED_REDIRECT = "published-redirect"  # 302 while the club publishes its standings, else 404
 # Who asks: the four roles of this club (so `ROLES.index(role)` picks a column), then "stranger", a
 # player of another club on the same site (so that club is their current club) asking for URLs
 # built with this club's objects: a URL naming one of this club's objects is 404 for them, as if it
@@ -74,6 +75,11 @@ PAGES = {
     "club:session_delete": (LOGIN, 403, 403, 405, 403, 405, 403),
     "web:session": (PUBLISHED, 200, 200, 200, 404, 404, PUBLISHED_OR_403),
     "web:session_export": (PUBLISHED, 200, 200, 200, 404, 404, PUBLISHED_OR_403),
+    # The live board (issue 15): members of its session's club always see it, members of no
+    # club while that club publishes its standings, everyone else gets 404.
+    "web:board": (PUBLISHED, 200, 200, 200, 404, 404, PUBLISHED),
+    # Its refresh, asked for without htmx (an address bar): sent to the board.
+    "web:board_parts": (PUBLISHED_REDIRECT, 302, 302, 302, 404, 404, PUBLISHED_REDIRECT),
     # The club's login lock-outs (organisers); a stranger sees their own club's.
     "web:lockouts": (LOGIN, 403, 403, 200, 403, 200, 403),
     "web:lockout_lift": (LOGIN, 403, 403, 405, 403, 405, 403),
@@ -159,6 +165,7 @@ PK_OBJECT = {
     "club:player": "player",
     "club:session_": "session",
     "web:session": "session",
+    "web:board": "session",
     "web:checkin": "session",
     "money:session": "session",
     "money:settlement": "session",
@@ -287,6 +294,8 @@ def assert_status(response, expected, published: bool) -> None:
         expected = 200 if published else 404
     if expected == PUBLISHED_OR_403:
         expected = 200 if published else 403
+    if expected == PUBLISHED_REDIRECT:
+        expected = 302 if published else 404
     if expected == LOGIN:
         assert response.status_code == 302
         assert response.url.startswith(reverse("login"))

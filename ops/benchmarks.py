@@ -11,8 +11,7 @@ Terms:
   The live board (`board`) and its refresh (`board_refresh`, asked for as htmx asks, with no
   versions: every part rendered and sent, the most a refresh costs) are this morning's session,
   as a visitor (a TV); the table page (`table`) is the link of this morning's last round's first
-  table, as a visitor (the players at the table). A page whose address the site does not serve
-  yet is `skipped`, with the reason, rather than timed.
+  table, as a visitor (the players at the table).
 - throughput: requests per second that gunicorn (2 sync workers) answers on loopback, driven by
   CLIENTS threads of this process (a second process from gunicorn's), alternating the trivial
   health view and the season standings page in equal slices so drift hits both alike.
@@ -41,7 +40,7 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 from django.db.models import Count
 from django.test import Client
-from django.urls import Resolver404, resolve, reverse
+from django.urls import reverse
 
 PAGES = (
     "home",
@@ -122,17 +121,8 @@ def _page_requests(slug: str) -> dict[str, tuple[str, object]]:
         "judges_queue": (reverse("scoring:queue"), judge),
         "board": (reverse("web:board", args=[this_morning.pk]), None),
         "board_refresh": (reverse("web:board_parts", args=[this_morning.pk]), None),
-        "table": (f"/t/{table}/", None),
+        "table": (reverse("table:page", args=[table]), None),
     }
-
-
-def _not_served(url: str) -> str | None:
-    """Why the site has no page at `url` yet (its URL conf does not know it), or None."""
-    try:
-        resolve(url)
-    except Resolver404:
-        return f"{url}: the site does not serve this address yet (no such URL in the URL conf)"
-    return None
 
 
 def time_pages(slug: str, renders: int = RENDERS) -> dict:
@@ -141,10 +131,6 @@ def time_pages(slug: str, renders: int = RENDERS) -> dict:
     figures = {}
     for page, (url, user) in _page_requests(slug).items():
         who = "anonymous" if user is None else user.groups.first().name.rstrip("s")
-        skipped = _not_served(url)
-        if skipped:
-            figures[page] = {"url": url, "as": who, "skipped": skipped}
-            continue
         client = Client(**HEADERS.get(page, {}))
         if user is not None:
             client.force_login(user)
@@ -232,13 +218,6 @@ def compare_pages(small: dict, large: dict, years: tuple[int, int]) -> dict:
     pages = {}
     for page in PAGES:
         a, b = small[page], large[page]
-        if "skipped" in a or "skipped" in b:
-            pages[page] = {
-                "url": b["url"],
-                "as": b["as"],
-                "skipped": b.get("skipped", a.get("skipped")),
-            }
-            continue
         pages[page] = {
             "url": b["url"],
             "as": b["as"],

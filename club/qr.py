@@ -22,6 +22,35 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
 
+def base_url_problem(raw: str, *, source: str = "PEGBOARD_BASE_URL") -> str | None:
+    """What is wrong with `raw` as a base URL (`http(s)://host[:port]` and nothing after it), in
+    a sentence that says what to write instead; None when it is one."""
+    base = (raw or "").strip().rstrip("/")
+    example = "e.g. http://192.168.1.20:8000"
+    try:
+        parts = urlsplit(base)
+        port = parts.port  # a port that is not a number is a ValueError here
+    except ValueError:
+        return f"{source} {raw!r} is not an address: give http(s)://host[:port], {example}."
+    if (
+        parts.scheme not in ("http", "https")
+        or not parts.hostname
+        or parts.username is not None
+        or parts.password is not None
+        or parts.path
+        or parts.query
+        or parts.fragment
+        or "\\" in base
+        or any(character.isspace() for character in base)
+        or (port is not None and not 0 < port < 65536)
+    ):
+        return (
+            f"{source} {raw!r} is not a base URL: give http(s)://host[:port] and nothing "
+            f"after it, {example}."
+        )
+    return None
+
+
 def absolute_url(request: HttpRequest | None, path: str) -> str:
     """`path` as a full address another device can open (see the module's terms)."""
     base = (getattr(settings, "PEGBOARD_BASE_URL", "") or "").rstrip("/")

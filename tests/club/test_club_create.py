@@ -18,6 +18,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from club.audit import ClubVerb
+from club.checks import check_base_url
 from club.models import AuditEntry, Club, HouseRules, LoginLink, Player
 from club.roles import ORGANISERS
 from tests.factories import ClubFactory, UserFactory
@@ -188,3 +189,25 @@ def test_an_unmigrated_database_is_refused_by_the_real_command(tmp_path):
     with sqlite3.connect(database) as connection:
         tables = {row[0] for row in connection.execute("SELECT name FROM sqlite_master")}
     assert "club_club" not in tables
+
+
+@pytest.mark.parametrize(
+    ("raw", "ok"),
+    [
+        ("", True),
+        ("http://192.168.1.20:8000", True),
+        ("https://pegboard.example.org/", True),
+        ("192.168.1.20:8000", False),
+        ("http://192.168.1.20:8000/club/", False),
+        ("ftp://example.org", False),
+        ("http://example.org:99999", False),
+    ],
+)
+def test_a_bad_base_url_in_the_settings_stops_the_site_with_what_to_write(settings, raw, ok):
+    """The seating chart's QR codes and the login links start with PEGBOARD_BASE_URL: a wrong one
+    sends every phone nowhere, so `manage.py check` (and runserver, migrate) refuse it."""
+    settings.PEGBOARD_BASE_URL = raw
+    errors = check_base_url()
+    assert (errors == []) == ok
+    if not ok:
+        assert "http(s)://host[:port]" in errors[0].msg and errors[0].id == "pegboard.E001"

@@ -17,8 +17,6 @@ Terms:
 
 from __future__ import annotations
 
-from urllib.parse import urlsplit
-
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
@@ -29,6 +27,7 @@ from django.utils import timezone
 
 from club.accounts import club_start
 from club.models import LOGIN_LINK_DAYS, LoginLink
+from club.qr import base_url_problem
 
 REFUSED = 2  # the exit code of every refusal
 DEFAULT_BASE = "http://127.0.0.1:8000"
@@ -40,31 +39,10 @@ def refuse(message: str) -> CommandError:
 
 def check_base_url(raw: str, *, source: str) -> str:
     """`raw` as a base URL (no trailing slash), or a refusal saying what a base URL looks like."""
-    base = (raw or "").strip().rstrip("/")
-    example = "e.g. http://192.168.1.20:8000"
-    try:
-        parts = urlsplit(base)
-        port = parts.port  # a port that is not a number is a ValueError here
-    except ValueError:
-        message = f"{source} {raw!r} is not an address: give http(s)://host[:port], {example}."
-        raise refuse(message) from None
-    if (
-        parts.scheme not in ("http", "https")
-        or not parts.hostname
-        or parts.username is not None
-        or parts.password is not None
-        or parts.path
-        or parts.query
-        or parts.fragment
-        or "\\" in base
-        or any(character.isspace() for character in base)
-        or (port is not None and not 0 < port < 65536)
-    ):
-        raise refuse(
-            f"{source} {raw!r} is not a base URL: give http(s)://host[:port] and nothing "
-            f"after it, {example}."
-        )
-    return base
+    problem = base_url_problem(raw, source=source)
+    if problem:
+        raise refuse(problem)
+    return (raw or "").strip().rstrip("/")
 
 
 def unmigrated() -> bool:

@@ -15,7 +15,7 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from club.audit import audit_record
+from club.audit import at_the_table, audit_record
 from club.locking import lock_session, locked
 from club.models import Player
 from club.services import passes, session_require_open
@@ -163,26 +163,54 @@ def result_enter(
         seat = _seat_of(game, actor)
         if seat is None and not actor.has_perm(CORRECT_PERMISSION):
             raise PermissionDenied("Only the players at this table or an organiser can enter it.")
-        current = current_result(game)
-        if current is not None and current.state == ResultState.CONFIRMED:
-            raise ValidationError(
-                "This result is confirmed: an organiser can correct it, giving a reason."
-            )
-        result = write_version(
+        return enter_draft(
             game=game,
             scores=scores,
             actor=actor,
-            state=ResultState.DRAFT,
             source=ResultSource.ENTRY,
             entered_side=seat.side if seat else None,
         )
-        audit_record(
-            actor=actor,
-            action=GameVerb.RESULT_ENTERED,
-            obj=result,
-            club=game.session.club,
-            data={"game": game.pk, "version": result.version, "scores": list(scores)},
+
+
+def enter_draft(
+    *,
+    game: Game,
+    scores: Sequence[int],
+    actor: AbstractBaseUser | None,
+    source: str,
+    entered_side: int | None,
+    player: Player | None = None,
+) -> Result:
+    """The next draft of a game's result and its audit entry, inside the caller's transaction
+    with the game locked: on the game page by a login (`actor`), or at the table by `player`
+    (no actor; audited "at the table"). An unconfirmed draft is replaced; a confirmed result is
+    changed only by a correction."""
+    current = current_result(game)
+    if current is not None and current.state == ResultState.CONFIRMED:
+        raise ValidationError(
+            "This result is confirmed: an organiser can correct it, giving a reason."
         )
+    result = write_version(
+        game=game,
+        scores=scores,
+        actor=actor,
+        state=ResultState.DRAFT,
+        source=source,
+        entered_side=entered_side,
+        player=player,
+    )
+    audit_record(
+        actor=actor,
+        action=GameVerb.RESULT_ENTERED,
+        obj=result,
+        club=game.session.club,
+        data={
+            "game": game.pk,
+            "version": result.version,
+            "scores": list(scores),
+            **(at_the_table(player) if player is not None else {}),
+        },
+    )
     return result
 
 

@@ -30,7 +30,7 @@ from club.models import Player
 from club.submissions import spend_token
 from games.audit import GameVerb
 from games.models import Game, Result, ResultSource, ResultState, Round, Seat
-from games.services.results import current_result, lock_game, write_version
+from games.services.results import enter_draft, lock_game
 from games.totals import refresh_session_totals
 
 
@@ -97,33 +97,14 @@ def table_result_enter(
         game = lock_game(game)
         _require_open(game)
         seat = _seat(game, player)
-        current = current_result(game)
-        if current is not None and current.state == ResultState.CONFIRMED:
-            raise ValidationError(
-                "This result is confirmed: an organiser can correct it, giving a reason."
-            )
-        result = write_version(
+        return enter_draft(
             game=game,
             scores=scores,
             actor=None,
-            state=ResultState.DRAFT,
             source=ResultSource.TABLE,
             entered_side=seat.side,
             player=seat.player,
         )
-        audit_record(
-            actor=None,
-            action=GameVerb.RESULT_ENTERED,
-            obj=result,
-            club=game.session.club,
-            data={
-                "game": game.pk,
-                "version": result.version,
-                "scores": list(scores),
-                **at_the_table(seat.player),
-            },
-        )
-    return result
 
 
 def can_accept(result: Result, seat: Seat) -> bool:

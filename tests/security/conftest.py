@@ -14,7 +14,7 @@ from club.models import Player
 from games import services as game_services
 from tests.factories import CheckInFactory, ClubFactory, PlayerFactory, SessionFactory
 from tests.security.hostile_checks import other_club_state
-from tests.security.hostile_world import World
+from tests.security.hostile_world_base import World
 
 
 @pytest.fixture

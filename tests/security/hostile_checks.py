@@ -34,7 +34,7 @@ from club.models import AuditEntry, CheckIn, Club, Player, Session
 from games.models import ResultLine
 from money.models import Settlement
 from tests.security.hostile_values import EXTRA_KEYS, HOSTILE, MARKERS, MISSING
-from tests.security.hostile_world import Target, World
+from tests.security.hostile_world_base import Target, World
 
 # --- Checking a response --------------------------------------------------------------------------
 

@@ -13,17 +13,17 @@ Terms:
   player for disputes), the form's fields with a strategy each, and valid baselines.
 - objects: the objects of a world that fill a page's URL parameters (`url_of`), keyed as
   tests.web.test_pages.url_for names them.
+
+The world and what a target is live in `hostile_world_base`; issue 15's targets (a table's link,
+logins, passwords and PINs) in `hostile_links`; `TARGETS` here holds them all.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
 from axes.models import AccessAttempt
-from django import forms
-from django.contrib.auth.forms import SetPasswordForm
 from django.test import Client
 from django.urls import reverse
 from hypothesis import strategies as st
@@ -33,26 +33,19 @@ from club.accounts import login_give
 from club.forms import (
     CheckInForm,
     HouseRulesForm,
-    LoginGiveForm,
-    LoginLinkForm,
-    LoginRoleForm,
-    OwnPasswordForm,
     PlayerForm,
     SessionOpenForm,
     SessionRedateForm,
 )
-from club.models import CheckIn, Club, Player, Session
+from club.models import CheckIn, Session
 from games import services as game_services
 from games.forms import (
     CorrectionForm,
     ResultForm,
     ScorecardsForm,
     SwapForm,
-    TableAcceptForm,
-    TableResultForm,
     WithdrawForm,
 )
-from games.models import Game
 from games.selectors import round_tables
 from money import services as club_settlement
 from money.forms import ReopenForm
@@ -63,99 +56,22 @@ from scoring.forms import (
     MugginsForm,
     RulingForm,
     StatementForm,
-    TableClaimForm,
-    TableDisputeForm,
 )
-from scoring.models import Claim, Dispute
 from tests.factories import PASSWORD
-from tests.security.hostile_values import CARD, HAND, HOSTILE, field_strategy
+from tests.security import hostile_links
+from tests.security.hostile_values import CARD, HAND, HOSTILE
+from tests.security.hostile_world_base import (
+    Fields,
+    Target,
+    World,
+    as_post,
+    confirm_all,
+    file_claim,
+    form_fields,
+    open_dispute,
+    side_names,
+)
 from tests.web.test_pages import PK_OBJECT, named_urls, url_for
-
-# --- The state the forms need ---------------------------------------------------------------------
-
-
-@dataclass
-class World:
-    club: Club
-    other: Club  # another club on the same site: nothing of it may change
-    organiser: object
-    organiser2: object
-    judge: object
-    session: Session
-    game: Game  # round 1's game at which players[0] sits
-    players: list  # the four checked-in, seated players (each with a login)
-    users: dict  # player pk -> user
-    spare: Player  # a player of the club not checked in
-    outsider: Player  # a player of the other club
-    ids: list[int] = field(default_factory=list)
-    other_state: tuple = ()  # other_club_state() as the fixture left it
-
-    def seat_users(self) -> list:
-        seats = self.game.seats.select_related("player").order_by("side")
-        return [self.users[seat.player_id] for seat in seats]
-
-    def seat_players(self) -> list[Player]:
-        return [seat.player for seat in self.game.seats.select_related("player").order_by("side")]
-
-
-def confirm_all(w: World, scores=(121, 100)) -> None:
-    for game in w.session.games.all():
-        draft = game_services.result_enter(game=game, actor=w.organiser, scores=list(scores))
-        game_services.result_confirm(result=draft, actor=w.organiser2)
-
-
-def file_claim(w: World) -> Claim:
-    """A hand claim of 28 for what counts 29 (an under-claim: muggins is open)."""
-    claimant = w.seat_players()[0]
-    return scoring_services.claim_file(
-        game=w.game,
-        actor=w.users[claimant.pk],
-        kind="hand",
-        claimant=claimant,
-        claimed_points=28,
-        hand="5H 5C 5S JD",
-        starter="5D",
-    )
-
-
-def open_dispute(w: World) -> Dispute:
-    return scoring_services.dispute_open(
-        claim=file_claim(w), actor=w.seat_users()[1], statement="That is 29."
-    )
-
-
-class Fields(dict):
-    """A strategy by field name; `text` names the free-text fields, where a value can be stored
-    as typed (each is also posted with every one of `SWEEP`)."""
-
-    def __init__(self, strategies=(), *, text=()):
-        super().__init__(strategies)
-        self.text = set(text)
-
-
-@dataclass
-class Target:
-    url: str
-    user: object | None
-    fields: Fields = field(default_factory=Fields)  # every field the view reads
-    valid: list[dict] = field(default_factory=lambda: [{}])  # posts the view accepts
-
-
-def form_fields(form: forms.Form, w: World, **overrides) -> Fields:
-    """A strategy for each field of `form` (the unbound form the view validates)."""
-    text = [name for name, f in form.fields.items() if isinstance(f, forms.CharField)]
-    strategies = Fields(
-        {name: field_strategy(f, w.ids) for name, f in form.fields.items()},
-        text=[*text, *overrides],
-    )
-    strategies.update(overrides)
-    return strategies
-
-
-def as_post(value) -> str:
-    if isinstance(value, dt.time):
-        return value.strftime("%H:%M")
-    return "" if value is None else str(value)
 
 
 def rules_edit(w: World) -> Target:
@@ -268,10 +184,6 @@ def round_scorecards(w: World) -> Target:
     both = {**one, f"table_{second}_side_0": "60", f"table_{second}_side_1": "121", "signed": "on"}
     url = reverse("games:round_scorecards", args=[round_.pk])
     return Target(url, w.organiser, form_fields(form, w), [one, both])
-
-
-def side_names(w: World) -> list[list[str]]:
-    return [[p.display_name] for p in w.seat_players()]
 
 
 def result_enter(w: World) -> Target:
@@ -409,58 +321,6 @@ def dispute_appeal(w: World) -> Target:
     return Target(url, w.seat_users()[0], fields, valid)
 
 
-# --- A table's link: posted anonymously, as a phone at the table does (issue 15) ------------------
-
-
-def table_result(w: World) -> Target:
-    first, second = w.seat_players()
-    seated = [(p.pk, p.display_name) for p in (first, second)]
-    form = TableResultForm(game=w.game, sides=side_names(w), seated=seated)
-    valid = [
-        {"player": str(first.pk), "side_0": "121", "side_1": "100"},
-        {"player": str(second.pk), "side_0": "45", "side_1": "121"},
-    ]
-    url = reverse("table:result", args=[w.game.table_token])
-    return Target(url, None, form_fields(form, w), valid)
-
-
-def table_accept(w: World) -> Target:
-    """Side 0 entered the scores at the table; side 1 accepts them (table PINs off)."""
-    first, second = w.seat_players()
-    draft = game_services.table_result_enter(game=w.game, player=first, scores=[121, 100])
-    url = reverse("table:accept", args=[w.game.table_token, draft.pk])
-    fields = form_fields(TableAcceptForm(pin=False), w)
-    return Target(url, None, fields, [{"player": str(second.pk)}])
-
-
-def table_claim_new(w: World) -> Target:
-    seated = [(p.pk, p.display_name) for p in w.seat_players()]
-    first, second = (str(pk) for pk, _ in seated)
-    form = TableClaimForm(seated=seated)
-    fields = form_fields(form, w, hand=HAND, starter=CARD)
-    valid = [
-        {
-            "claimant": first,
-            "kind": "hand",
-            "claimed_points": "12",
-            "hand": "5H 5C 5S JD",
-            "starter": "5D",
-        },
-        {"claimant": second, "kind": "heels", "claimed_points": "2", "starter": "JH"},
-    ]
-    url = reverse("table_claims:claim_new", args=[w.game.table_token])
-    return Target(url, None, fields, valid)
-
-
-def table_dispute_open(w: World) -> Target:
-    claim = file_claim(w)
-    parties = [(p.pk, p.display_name) for p in w.seat_players()]
-    fields = form_fields(TableDisputeForm(parties=parties), w)
-    valid = [{"player": str(parties[1][0]), "statement": "The jack is his nobs: 29."}]
-    url = reverse("table_claims:dispute_open", args=[w.game.table_token, claim.pk])
-    return Target(url, None, fields, valid)
-
-
 def login(w: World) -> Target:
     username = w.organiser.get_username()
     fields = Fields(
@@ -495,77 +355,8 @@ def lockout_lift(w: World) -> Target:
     return Target(reverse("web:lockout_lift"), w.organiser, fields, [{"username": username}])
 
 
-# --- Logins, passwords and PINs (issue 15) ------------------------------------------------------
-
-NEW_PASSWORD = "a-new-pass-phrase-7"
-
-
-def player_login_give(w: World) -> Target:
-    """The spare player (no login) is given one."""
-    fields = form_fields(LoginGiveForm(), w)
-    fields["role"] = st.one_of(st.sampled_from(("player", "judge", "organiser", "boss")), HOSTILE)
-    fields.text.add("role")
-    valid = [
-        {"username": "spare.player", "role": "player"},
-        {"username": "Spare@Club", "role": "organiser", "email": "spare@example.org"},
-    ]
-    url = reverse("club:player_login_give", args=[w.spare.pk])
-    return Target(url, w.organiser, fields, valid)
-
-
-def player_login_role(w: World) -> Target:
-    fields = form_fields(LoginRoleForm(), w)
-    fields["role"] = st.one_of(st.sampled_from(("player", "judge", "organiser", "boss")), HOSTILE)
-    fields.text.add("role")
-    url = reverse("club:player_login_role", args=[w.players[0].pk])
-    return Target(url, w.organiser, fields, [{"role": "judge"}, {"role": "player"}])
-
-
-def player_login_link(w: World) -> Target:
-    """A new one-time link for a seated player's login (a forgotten password)."""
-    url = reverse("club:player_login_link", args=[w.players[0].pk])
-    return Target(url, w.organiser, form_fields(LoginLinkForm(), w), [{}])
-
-
-PIN_FIELDS = {"pin": st.one_of(st.sampled_from(("4071", "0000", "123", "12345", "")), HOSTILE)}
-
-
-def player_pin(w: World) -> Target:
-    fields = Fields(PIN_FIELDS, text=["pin"])
-    url = reverse("club:player_pin", args=[w.players[0].pk])
-    return Target(url, w.organiser, fields, [{"pin": "4071"}, {"clear": "on"}])
-
-
-def account_password(w: World) -> Target:
-    fields = form_fields(OwnPasswordForm(), w)
-    valid = [
-        {"old_password": PASSWORD, "new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD}
-    ]
-    return Target(reverse("club:account_password"), w.seat_users()[0], fields, valid)
-
-
-def account_pin(w: World) -> Target:
-    fields = Fields(PIN_FIELDS, text=["pin"])
-    valid = [{"pin": "4071"}, {"clear": "on"}]
-    return Target(reverse("club:account_pin"), w.seat_users()[0], fields, valid)
-
-
-def welcome(w: World) -> Target:
-    """The spare player's welcome link, opened by nobody logged in."""
-    token = login_give(player=w.spare, actor=w.organiser, username="spare", role="player")
-    fields = form_fields(SetPasswordForm(user=None), w)
-    valid = [{"new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD}]
-    return Target(reverse("welcome", kwargs={"link": token}), None, fields, valid)
-
-
 TARGETS: dict[str, Callable[[World], Target]] = {
-    "welcome": welcome,
-    "club:player_login_give": player_login_give,
-    "club:player_login_role": player_login_role,
-    "club:player_login_link": player_login_link,
-    "club:player_pin": player_pin,
-    "club:account_password": account_password,
-    "club:account_pin": account_pin,
+    **hostile_links.TARGETS,
     "login": login,
     "logout": logout,
     "web:lockout_lift": lockout_lift,
@@ -597,10 +388,6 @@ TARGETS: dict[str, Callable[[World], Target]] = {
     "scoring:dispute_open": dispute_open,
     "scoring:dispute_rule": dispute_rule,
     "scoring:dispute_appeal": dispute_appeal,
-    "table:result": table_result,
-    "table:accept": table_accept,
-    "table_claims:claim_new": table_claim_new,
-    "table_claims:dispute_open": table_dispute_open,
 }
 
 

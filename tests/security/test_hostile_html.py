@@ -20,7 +20,8 @@ from games import services as game_services
 from money import services as club_settlement
 from scoring import services as scoring_services
 from tests.security.hostile_checks import assert_inert
-from tests.security.hostile_world import World, confirm_all, file_claim, url_of
+from tests.security.hostile_world import url_of
+from tests.security.hostile_world_base import World, confirm_all, file_claim
 from tests.web.test_pages import COLUMNS, PAGES
 
 pytestmark = pytest.mark.django_db

@@ -17,7 +17,8 @@ from club.models import CheckIn
 from scoring.forms import HandCounterForm
 from tests.security.hostile_checks import FUZZ, assert_inert
 from tests.security.hostile_values import BOOL, CARD, EXTRA_KEYS, HAND, HOSTILE, MISSING
-from tests.security.hostile_world import World, confirm_all, open_dispute, url_of
+from tests.security.hostile_world import url_of
+from tests.security.hostile_world_base import World, confirm_all, open_dispute
 from tests.web.test_pages import COLUMNS, PAGES, named_urls
 
 pytestmark = pytest.mark.django_db

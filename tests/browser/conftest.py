@@ -1,7 +1,9 @@
 """Browser tests: Python Playwright driving Debian's chromium against pytest-django's live server.
 
 Terms: without /usr/bin/chromium the tests skip and say why; with PEGBOARD_REQUIRE_BROWSER=1 (CI)
-a missing browser fails the run instead. Screenshots go to .artifacts/ (ignored by git).
+a missing browser fails the run instead. Screenshots go to .artifacts/ (ignored by git). A test
+that starts from the demo club calls `tests.demo_snapshot.load_demo`, which builds it once per run
+and copies it back for the next test, instead of `call_command("load_demo")`.
 """
 
 import os

@@ -13,7 +13,6 @@ import datetime as dt
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.core.management import call_command
 from playwright.sync_api import expect
 
 from club import services as club_services
@@ -22,6 +21,7 @@ from games import services as game_services
 from games.models import Seat
 from scoring import services as scoring_services
 from tests.browser.test_disputes import log_in
+from tests.demo_snapshot import load_demo
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -30,7 +30,7 @@ BUTTON = "I have seen the cards: confirm"
 
 @pytest.fixture
 def twenty_nine(transactional_db):
-    call_command("load_demo", verbosity=0, season=False)
+    load_demo(season=False)
     organiser = get_user_model().objects.get(username="organiser")
     Club.objects.update(jackpot_29_cents=25)  # before the session snapshots the rules
     club = Club.objects.get()

@@ -4,12 +4,12 @@ console message about it); the hand counter still counts a hand with its script,
 buttons and the lock-outs page work without inline handlers."""
 
 import pytest
-from django.core.management import call_command
 from django.urls import reverse
 from playwright.sync_api import expect
 
 from club.models import Club, Player, Session, SessionState
 from games.models import Game
+from tests.demo_snapshot import load_demo
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -25,7 +25,7 @@ document.addEventListener("securitypolicyviolation", (event) => {
 
 @pytest.fixture
 def demo(transactional_db):
-    call_command("load_demo", verbosity=0)
+    load_demo()
 
 
 def urls_to_visit() -> dict[str, str]:

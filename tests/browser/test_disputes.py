@@ -11,13 +11,13 @@ import datetime as dt
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.core.management import call_command
 from playwright.sync_api import expect
 
 from club import services as club_services
 from club.models import Club, Player
 from games import services as game_services
 from games.models import Seat
+from tests.demo_snapshot import load_demo
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -37,7 +37,7 @@ def log_in(browser, base: str, username: str):
 @pytest.fixture
 def table(transactional_db):
     """A drawn round of the demo club where Pat and Olive are opponents; judges not playing."""
-    call_command("load_demo", verbosity=0, season=False)
+    load_demo(season=False)
     users = get_user_model().objects
     organiser = users.get(username="organiser")
     club = Club.objects.get()

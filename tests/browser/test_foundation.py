@@ -4,15 +4,16 @@ in, sees their role, fixes a bad house rule and finds the change in the audit lo
 import re
 
 import pytest
-from django.core.management import call_command
 from playwright.sync_api import expect
+
+from tests.demo_snapshot import load_demo
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture
 def demo(transactional_db):
-    call_command("load_demo", verbosity=0, season=False)
+    load_demo(season=False)
 
 
 def log_in(page, base: str, username: str) -> None:

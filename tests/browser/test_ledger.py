@@ -7,11 +7,11 @@ import io
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.core.management import call_command
 from playwright.sync_api import expect
 
 from money.models import LedgerEntry
 from tests.browser.conftest import ARTIFACTS
+from tests.demo_snapshot import load_demo
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -20,7 +20,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def test_an_organiser_pages_filters_and_downloads_the_ledger(
     browser, live_server, screenshot, width
 ):
-    call_command("load_demo", verbosity=0)
+    load_demo()
     organiser = get_user_model().objects.get(username="organiser")
     context = browser.new_context(viewport={"width": width, "height": 900}, accept_downloads=True)
     page = context.new_page()

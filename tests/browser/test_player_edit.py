@@ -3,18 +3,18 @@ changes (issue 13, defect 16: the edit page opened empty, so saving blanked the 
 the login and marked the player inactive)."""
 
 import pytest
-from django.core.management import call_command
 from playwright.sync_api import expect
 
 from club.models import Player
 from tests.browser.test_foundation import log_in
+from tests.demo_snapshot import load_demo
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture
 def demo(transactional_db):
-    call_command("load_demo", verbosity=0, season=False)
+    load_demo(season=False)
 
 
 def test_editing_the_nickname_keeps_every_other_field(page, live_server, demo, screenshot):

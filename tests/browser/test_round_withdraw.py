@@ -4,7 +4,6 @@ step, then draws it again (DESIGN.md "A Thursday, step by step", item 3; issue 1
 import datetime as dt
 
 import pytest
-from django.core.management import call_command
 from django.utils import timezone
 from playwright.sync_api import expect
 
@@ -12,13 +11,14 @@ from club import services
 from club.models import Club, Player
 from games.models import Round
 from tests.browser.test_foundation import log_in
+from tests.demo_snapshot import load_demo
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture
 def demo(transactional_db):
-    call_command("load_demo", verbosity=0, season=False)
+    load_demo(season=False)
 
 
 @pytest.mark.parametrize("width", [390, 1280], ids=["phone", "desktop"])

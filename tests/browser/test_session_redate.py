@@ -4,20 +4,20 @@ in the browser (issue 13, defect 5: a mistyped year used to stay for good)."""
 import datetime as dt
 
 import pytest
-from django.core.management import call_command
 from django.utils import timezone
 from playwright.sync_api import expect
 
 from club import services
 from club.models import Club, Session
 from tests.browser.test_foundation import log_in
+from tests.demo_snapshot import load_demo
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture
 def demo(transactional_db):
-    call_command("load_demo", verbosity=0, season=False)
+    load_demo(season=False)
 
 
 def test_a_mistyped_date_is_refused_and_an_unplayed_session_moves(

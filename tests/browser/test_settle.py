@@ -7,7 +7,6 @@ import random
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.core.management import call_command
 from playwright.sync_api import expect
 
 from club import services as club_services
@@ -16,6 +15,7 @@ from club.selectors import next_session_date
 from games import services as game_services
 from money.models import Pot
 from money.selectors import pot_balances
+from tests.demo_snapshot import load_demo
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -23,7 +23,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 @pytest.fixture
 def finished_session(transactional_db):
     """Last Thursday's 13 players, fees paid, 2 rounds confirmed: one skunk, no double skunk."""
-    call_command("load_demo", verbosity=0)
+    load_demo()
     users = get_user_model().objects
     organiser, confirmer = users.get(username="organiser"), users.get(username="organiser2")
     club = Club.objects.get()

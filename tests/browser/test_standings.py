@@ -6,14 +6,15 @@ import csv
 import io
 
 import pytest
-from django.core.management import call_command
 from playwright.sync_api import expect
+
+from tests.demo_snapshot import load_demo
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def test_visitor_reads_standings_player_charts_and_csv(browser, live_server, screenshot):
-    call_command("load_demo", verbosity=0)
+    load_demo()
     context = browser.new_context(viewport={"width": 390, "height": 844}, accept_downloads=True)
     page = context.new_page()
     page.set_default_timeout(15_000)

@@ -11,12 +11,12 @@ import re
 import time
 
 import pytest
-from django.core.management import call_command
 from playwright.sync_api import expect
 
 from club.models import Club, Player, Session
 from club.selectors import next_session_date
 from games.models import Game, Seat
+from tests.demo_snapshot import load_demo
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -78,7 +78,7 @@ def naive_standings(entered: dict[int, list[int]]) -> dict[str, tuple[int, int, 
 
 def test_an_organisers_thursday_morning(browser, live_server, screenshot):
     started = time.monotonic()
-    call_command("load_demo", verbosity=0, season=False)
+    load_demo(season=False)
     base = live_server.url
     organiser = log_in(browser, base, "organiser")
     confirmer = log_in(browser, base, "organiser2")

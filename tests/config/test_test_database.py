@@ -1,0 +1,55 @@
+"""The suite's own PostgreSQL database (config.test_settings, config.test_postgresql): commits
+that do not wait for the disk, and a flush with DELETE that leaves what Django's TRUNCATE leaves.
+
+Terms: a *flush* empties every table and runs the post_migrate handlers again (the role groups
+come back); pytest-django flushes after every transactional test. On SQLite the suite runs
+Django's own backend, so the flush test there checks Django's flush the same way.
+"""
+
+import pytest
+from django.contrib.auth.models import Group
+from django.core.management import call_command
+from django.core.management.color import no_style
+from django.db import connection
+
+from club.models import Club
+from club.roles import ROLES
+
+on_postgresql = pytest.mark.skipif(
+    connection.vendor != "postgresql",
+    reason="the test database's PostgreSQL settings; CI's PostgreSQL run covers this",
+)
+
+
+@pytest.mark.postgres
+@on_postgresql
+@pytest.mark.django_db
+def test_the_test_database_commits_without_waiting_and_keeps_the_sites_timeouts():
+    with connection.cursor() as cursor:
+        cursor.execute("SHOW synchronous_commit")
+        assert cursor.fetchone()[0] == "off"
+        cursor.execute("SHOW statement_timeout")
+        assert cursor.fetchone()[0] == "10s"
+
+
+@pytest.mark.postgres
+@on_postgresql
+def test_a_flush_deletes_unless_it_restarts_the_sequences_or_cascades():
+    tables = ["club_club", "club_player"]
+    assert connection.ops.sql_flush(no_style(), tables) == [
+        'DELETE FROM "club_club";',
+        'DELETE FROM "club_player";',
+    ]
+    for options in ({"reset_sequences": True}, {"allow_cascade": True}):
+        (statement,) = connection.ops.sql_flush(no_style(), tables, **options)
+        assert statement.startswith('TRUNCATE "club_club", "club_player"')
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_flush_empties_the_tables_and_brings_the_role_groups_back():
+    club = Club.objects.create(name="Flushed", slug="flushed")
+    call_command("flush", interactive=False, reset_sequences=False, verbosity=0)
+    assert not Club.objects.exists()
+    assert set(Group.objects.values_list("name", flat=True)) == set(ROLES)
+    # A sequence keeps counting, as after Django's TRUNCATE without RESTART IDENTITY.
+    assert Club.objects.create(name="After", slug="after").pk > club.pk

@@ -1,0 +1,54 @@
+"""tests/demo_snapshot.py: the demo club copied back is the one `load_demo` made, row for row, and
+the database goes on working after it (new rows get new ids, content types are the copied ones).
+"""
+
+import pytest
+from django.contrib.contenttypes.models import ContentType
+from django.core.management import call_command
+from django.db import connection
+
+from club.models import Club, Player
+from tests import demo_snapshot
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def rows_of(snapshot) -> dict:
+    """table -> its rows in a set order (COPY gives PostgreSQL's rows in the order they lie)."""
+    tables = snapshot.tables.items()
+    if connection.vendor == "postgresql":
+        return {table: sorted(rows.splitlines()) for table, rows in tables}
+    return {table: (columns, sorted(rows, key=repr)) for table, (columns, rows) in tables}
+
+
+def rows_now() -> dict:
+    tables = connection.introspection.django_table_names(only_existing=True)
+    return rows_of(demo_snapshot._take(tables))
+
+
+@pytest.mark.parametrize("season", [False, True], ids=["bare club", "with its season"])
+def test_the_copy_is_what_load_demo_made(season):
+    demo_snapshot.load_demo(season=season)  # builds it, unless an earlier test did
+    (snapshot,) = [
+        taken for (_, _, kind, _), taken in demo_snapshot._SNAPSHOTS.items() if kind == season
+    ]
+    call_command("flush", interactive=False, reset_sequences=False, verbosity=0)
+
+    demo_snapshot.load_demo(season=season)
+
+    assert rows_now() == rows_of(snapshot)
+    club = Club.objects.get(slug="thursday-peggers")
+    newest = Player.objects.order_by("-pk").first().pk
+    assert Player.objects.create(club=club, display_name="After the copy").pk > newest
+    club_type = ContentType.objects.get_for_model(Club)
+    assert ContentType.objects.filter(pk=club_type.pk, model="club").exists()
+
+
+def test_a_database_that_is_not_fresh_gets_the_command():
+    Club.objects.create(name="Already here", slug="already-here")
+    taken = dict(demo_snapshot._SNAPSHOTS)
+
+    demo_snapshot.load_demo(season=False)
+
+    assert taken == demo_snapshot._SNAPSHOTS  # no copy made or used
+    assert Club.objects.filter(slug="thursday-peggers").get().players.count() == 16

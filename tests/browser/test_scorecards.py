@@ -15,7 +15,6 @@ Terms: *round* is round 1 of a session of the demo club with seven players check
 import datetime as dt
 
 import pytest
-from django.core.management import call_command
 from django.utils import timezone
 from playwright.sync_api import expect
 
@@ -24,13 +23,14 @@ from club.models import Club, Player
 from games import services
 from games.models import Game, Result, ResultState
 from tests.browser.test_foundation import log_in
+from tests.demo_snapshot import load_demo
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture
 def round_(transactional_db):
-    call_command("load_demo", verbosity=0, season=False)
+    load_demo(season=False)
     club = Club.objects.get()
     session = club_services.session_open(
         club=club, actor=None, date=timezone.localdate() + dt.timedelta(days=3)

@@ -10,14 +10,25 @@ returns without waiting for its WAL to reach the disk; the server still writes i
 and nothing a test can see changes). The site's own connect and statement timeouts stay.
 `config.test_postgresql` empties the tables after a transactional test with DELETE instead of
 TRUNCATE (see its docstring).
+
+Static files: each test process has a STATIC_ROOT of its own, empty. pytest-django runs the
+tests with DEBUG off, so WhiteNoise walked the checkout's collected `staticfiles/` at every new
+test client, while the benchmark tests (in the other suite, which CI runs at the same time)
+collect into it: a file gone between the walk and its stat was a 500. The tests' live server
+serves static files from the sources (its StaticFilesHandler, through the finders), and the
+tests that need collected files collect them where they say.
 """
 
 import os
+import tempfile
+from pathlib import Path
 
 os.environ.setdefault("DEBUG", "1")
 
 from config.settings import *  # noqa: E402,F403
 from config.settings import DATABASES  # noqa: E402
+
+STATIC_ROOT = Path(tempfile.mkdtemp(prefix="pegboard-test-static-"))
 
 PASSWORD_HASHERS = [
     "django.contrib.auth.hashers.MD5PasswordHasher",

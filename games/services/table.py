@@ -18,6 +18,7 @@ Terms:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from django.core.exceptions import ValidationError
@@ -29,17 +30,28 @@ from club.audit import at_the_table, audit_record
 from club.models import Player
 from club.submissions import spend_token
 from games.audit import GameVerb
-from games.models import Game, Result, ResultSource, ResultState, Round, Seat
+from games.models import (
+    TOKEN_ALPHABET,
+    TOKEN_LENGTH,
+    Game,
+    Result,
+    ResultSource,
+    ResultState,
+    Round,
+    Seat,
+)
 from games.services.results import enter_draft, lock_game
 from games.totals import refresh_session_totals
+
+TOKEN_PATTERN = re.compile(f"[{TOKEN_ALPHABET}]{{{TOKEN_LENGTH}}}")
 
 
 def table_game(token: str) -> Game | None:
     """The game a table link names (None: no such link). Tokens are lower case; a phone's
     keyboard may not be."""
     token = (token or "").strip().lower()
-    if not token or len(token) > 20:
-        return None
+    if not TOKEN_PATTERN.fullmatch(token):
+        return None  # not one we make: no need to ask the database (PostgreSQL refuses a NUL)
     return Game.objects.select_related("session__club", "round").filter(table_token=token).first()
 
 

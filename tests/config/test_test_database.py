@@ -6,6 +6,8 @@ come back); pytest-django flushes after every transactional test. On SQLite the 
 Django's own backend, so the flush test there checks Django's flush the same way.
 """
 
+from pathlib import Path
+
 import pytest
 from django.contrib.auth.models import Group
 from django.core.management import call_command
@@ -53,3 +55,12 @@ def test_a_flush_empties_the_tables_and_brings_the_role_groups_back():
     assert set(Group.objects.values_list("name", flat=True)) == set(ROLES)
     # A sequence keeps counting, as after Django's TRUNCATE without RESTART IDENTITY.
     assert Club.objects.create(name="After", slug="after").pk > club.pk
+
+
+def test_each_test_process_walks_static_files_of_its_own(settings):
+    """WhiteNoise walks STATIC_ROOT at every test client (pytest-django runs the tests with DEBUG
+    off); the checkout's `staticfiles/` is where the benchmark tests of the other suite collect
+    at the same time in CI, and a file gone mid-walk was a 500 (config/test_settings.py)."""
+    root = Path(settings.STATIC_ROOT)
+    assert root != Path(settings.BASE_DIR) / "staticfiles"
+    assert root.is_dir() and "pegboard-test-static-" in root.name

@@ -440,7 +440,7 @@ class ResultEnterView(GameMixin, View):
         form = ResultForm(request.POST, game=game, sides=self.sides())
         if form.is_valid():
             try:
-                services.result_enter(
+                result = services.result_enter(
                     game=game,
                     actor=request.user,
                     scores=form.scores(),
@@ -452,7 +452,12 @@ class ResultEnterView(GameMixin, View):
             except ValidationError as error:
                 add_service_errors(form, error)
             else:
-                messages.success(request, "Result entered: the other side confirms it.")
+                who = (
+                    "a player at the table or another organiser"
+                    if result.entered_side is None
+                    else "a player of another side"
+                )
+                messages.success(request, f"Result entered: {who} confirms it.")
                 return self.back()
         return self.render_page(status=400, result_form=form)
 

@@ -73,7 +73,11 @@ def test_fee_buttons_and_totals(client, organiser, session, club):
     client.post(f"/club/sessions/{session.pk}/checkins/{checkin.pk}/paid/")
     page = client.get(f"/club/sessions/{session.pk}/")
     assert page.context["totals"].collected_cents == 25
-    assert "Collected <strong>25¢</strong>" in page.content.decode()
+    html = page.content.decode()
+    assert "Collected <strong>25¢</strong>" in html
+    # Issue 16, point 4: "Undo payment" sat beside a bare "Undo" that undid the check-in.
+    assert ">Undo payment</button>" in html and ">Undo check-in</button>" in html
+    assert ">Undo</button>" not in html
 
 
 def test_a_player_does_not_see_fees(client_for, session, organiser, club):
@@ -177,3 +181,24 @@ def test_organiser_corrects_with_a_reason_and_the_history_shows_both(
     page = client.get(f"/games/{game.pk}/").content.decode()
     assert "Version 2" in page and "Version 1" in page
     assert "Side 2 miscounted" in page
+
+
+def test_after_an_entry_the_page_says_who_confirms_it(client, drawn, organiser):
+    """Issue 16, point 4: an organiser who does not play has no "other side"; the message names
+    who confirms the entry: a player at the table (on the game page or the table's link) or
+    another organiser. A player who entered it is told a player of another side confirms it."""
+    client.force_login(organiser)
+    game = drawn["other_game"]
+    entered = client.post(
+        reverse("games:result_enter", args=[game.pk]), scores_for(game), follow=True
+    )
+    text = entered.content.decode()
+    assert "the other side confirms it" not in text
+    assert "a player at the table or another organiser confirms it" in text
+
+    client.force_login(drawn["user"])
+    pats = drawn["pat_game"]
+    entered = client.post(
+        reverse("games:result_enter", args=[pats.pk]), scores_for(pats), follow=True
+    )
+    assert "a player of another side confirms it" in entered.content.decode()

@@ -7,7 +7,7 @@ import pytest
 
 from club import services as club_services
 from club.models import Session, SessionState
-from money.models import Settlement
+from money.models import Payout, Settlement
 from money.services import session_settle
 from tests.builders import run_session
 from tests.factories import PlayerFactory, UserFactory
@@ -55,3 +55,21 @@ def test_a_player_sees_their_own_money_and_not_anothers(client, member, club):
     assert page.context["total"] == sum(amount for _, amount in page.context["rows"])
     assert any(row.kind == "fee" and amount == -25 for row, amount in page.context["rows"])
     assert client.get(f"/club/players/{other.pk}/money/").status_code == 403
+
+
+def test_the_payout_sheet_prints_the_sum_of_its_rows_not_the_pot_twice(client, member, club):
+    """Issue 16, point 5: "Paid out" and "Total" printed the pot twice, a sheet that could never
+    show a mismatch. They are the sum of the payout rows: a damaged row shows on the sheet."""
+    organiser = member("organiser")
+    confirmer = UserFactory(role="organisers", club=club)
+    finished = run_session(club, organiser, confirmer, players=5, rounds=1)
+    settlement = session_settle(session=finished, actor=organiser)
+    client.force_login(organiser)
+    sheet = client.get(f"/club/sessions/{finished.pk}/settlement/").content.decode()
+    assert 'data-testid="paid-out">$1.25<' in sheet and 'data-testid="payout-total">$1.25<' in sheet
+
+    first = Payout.objects.filter(settlement=settlement).order_by("place").first()
+    Payout.objects.filter(pk=first.pk).update(amount_cents=first.amount_cents + 25)
+    sheet = client.get(f"/club/sessions/{finished.pk}/settlement/").content.decode()
+    assert 'data-testid="pot">$1.25<' in sheet
+    assert 'data-testid="paid-out">$1.50<' in sheet and 'data-testid="payout-total">$1.50<' in sheet

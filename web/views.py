@@ -119,6 +119,8 @@ class SessionPageMixin(PageMixin, PermissionRequiredMixin, SessionMixin):
             context["blockers"] = settle_blockers(session)
         if context["can_manage"]:
             context["checkin_form"] = CheckInForm(club=self.club)
+            if self.request.GET.get("then") == "checkin":  # just checked someone in
+                context["checkin_form"].fields["name"].widget.attrs["autofocus"] = True
             context["candidates"] = checkin_candidates(session)
         context.update(overrides)
         return context
@@ -150,7 +152,9 @@ class CheckInCreateView(SessionPageMixin, View):
             else:
                 late = f" (from round {checkin.from_round})" if checkin.from_round > 1 else ""
                 messages.success(request, f"{checkin.player} checked in{late}.")
-                return redirect(reverse("web:session", args=[session.pk]) + "#checkin")
+                # Back at the name box, focused (autofocus, which also scrolls to it; browsers
+                # skip autofocus when the address has a #fragment), for the next at the door.
+                return redirect(reverse("web:session", args=[session.pk]) + "?then=checkin")
         return self.render_page(status=400, checkin_form=form)
 
 
@@ -177,7 +181,9 @@ class CheckInActionView(SessionPageMixin, View):
         except ValidationError as error:
             for message in error.messages:
                 messages.error(request, message)
-        return redirect(reverse("web:session", args=[kwargs["pk"]]) + "#checkin")
+        # Back at the row just changed (a check-in undone has no row: the card's top).
+        anchor = "#checkin" if self.action == "undo" else f"#checkin-{checkin.pk}"
+        return redirect(reverse("web:session", args=[kwargs["pk"]]) + anchor)
 
 
 class SessionExportView(PublicReadMixin, SessionPageMixin, View):

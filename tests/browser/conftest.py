@@ -70,3 +70,11 @@ def screenshot():
         return path
 
     return take
+
+
+def go_to(page, link: str) -> None:
+    """Follow a link of the main navigation as a person would: on a phone, open the Menu first."""
+    toggle = page.get_by_role("button", name="Menu")
+    if toggle.is_visible() and toggle.get_attribute("aria-expanded") != "true":
+        toggle.click()
+    page.get_by_role("navigation", name="Main").get_by_role("link", name=link).click()

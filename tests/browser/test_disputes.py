@@ -17,6 +17,7 @@ from club import services as club_services
 from club.models import Club, Player
 from games import services as game_services
 from games.models import Seat
+from tests.browser.conftest import go_to
 from tests.demo_snapshot import load_demo
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -110,7 +111,7 @@ def test_muggins_a_correction_and_an_appealed_ruling(browser, live_server, table
     play_claim_url = pat.url
 
     judge = log_in(browser, base, "judge")
-    judge.get_by_role("navigation", name="Main").get_by_role("link", name="Disputes").click()
+    go_to(judge, "Disputes")
     item = judge.get_by_test_id("queue-item")
     expect(item).to_have_count(1)
     expect(item).to_contain_text("Fifteen 2")

@@ -6,6 +6,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.conftest import go_to
 from tests.demo_snapshot import load_demo
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -51,7 +52,7 @@ def test_organiser_logs_in_fixes_a_rule_and_finds_it_audited(page, live_server, 
     expect(page.get_by_role("status")).to_contain_text("House rules saved.")
     expect(page.get_by_test_id("house-rules")).to_contain_text("30¢")
 
-    page.get_by_role("navigation", name="Main").get_by_role("link", name="Audit log").click()
+    go_to(page, "Audit log")
     expect(page.locator("table")).to_contain_text("House rules changed")
     expect(page.locator("table")).to_contain_text("organiser")
     screenshot(page, "audit-organiser-phone")

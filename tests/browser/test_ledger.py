@@ -10,7 +10,7 @@ from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
 from money.models import LedgerEntry
-from tests.browser.conftest import ARTIFACTS
+from tests.browser.conftest import ARTIFACTS, go_to
 from tests.demo_snapshot import load_demo
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -30,7 +30,7 @@ def test_an_organiser_pages_filters_and_downloads_the_ledger(
     page.get_by_label("Password").fill("pegboard-demo")
     page.get_by_role("button", name="Log in").click()
 
-    page.get_by_role("navigation", name="Main").get_by_role("link", name="Ledger").click()
+    go_to(page, "Ledger")
     expect(page.get_by_role("heading", level=1)).to_have_text("Ledger")
     rows = page.get_by_test_id("ledger").locator("tbody tr")
     expect(rows.first).to_be_visible()

@@ -15,6 +15,7 @@ from club.selectors import next_session_date
 from games import services as game_services
 from money.models import Pot
 from money.selectors import pot_balances
+from tests.browser.conftest import go_to
 from tests.demo_snapshot import load_demo
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -104,7 +105,7 @@ def test_settle_print_and_the_skunk_bank_rolls_over(
     screenshot(page, "payout-sheet-print")
     page.emulate_media(media="screen")
 
-    page.get_by_role("navigation", name="Main").get_by_role("link", name="Ledger").click()
+    go_to(page, "Ledger")
     expect(page.get_by_test_id("balance-main")).to_have_text("0¢")
     # One skunk, no double skunk: the bank keeps what it had plus the new coin (rolls over).
     rolled = finished_session.skunk_bank_before + 25

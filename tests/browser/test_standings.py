@@ -8,6 +8,7 @@ import io
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.conftest import go_to
 from tests.demo_snapshot import load_demo
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -20,7 +21,7 @@ def test_visitor_reads_standings_player_charts_and_csv(browser, live_server, scr
     page.set_default_timeout(15_000)
     page.goto(live_server.url)
     expect(page.get_by_role("link", name="Log in").first).to_be_visible()  # not logged in
-    page.get_by_role("navigation", name="Main").get_by_role("link", name="Standings").click()
+    go_to(page, "Standings")
     table = page.get_by_test_id("season-standings")
     rows = table.locator("tbody tr")
     expect(rows.first).to_be_visible()

@@ -1,0 +1,137 @@
+"""Every page pattern for every role on a phone (390×844), as issue 16 asks: the page never
+scrolls sideways, axe-core finds no critical or serious violation, every tap target is at least
+44 px (a link inside a sentence excepted, as WCAG 2.5.5 does), and no text is under 16 px.
+
+Terms: the world and its page patterns are tests/browser/crawl_world.py's. A role visits every
+pattern, whatever it answers (a 403 or 404 page is a page too); a test per role collects every
+failure of every page and fails once with the list. `test_every_page_is_crawled` keeps the list
+whole: a new page (a URL name some role gets a 200 from in tests/web/test_pages.py) without a
+pattern here fails it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+
+from tests.browser.conftest import ARTIFACTS
+from tests.browser.crawl_world import LOGINS, NOT_CRAWLED, PASSWORD, ROLES, build_world
+from tests.web.test_pages import PAGES
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+PHONE = {"width": 390, "height": 844}
+SERIOUS = {"critical", "serious"}
+# What a page must not do on a phone, measured in the page: sideways scroll, small tap targets
+# (a link whose text runs inside a sentence is exempt), text under 16 px. Visually hidden text
+# (1 px boxes for screen readers) and SVG drawings are not text a person reads.
+# PEGBOARD_CRAWL_SHOTS=1 keeps a full-page screenshot of every page visited, in .artifacts/crawl/.
+SHOTS = ARTIFACTS / "crawl" if os.environ.get("PEGBOARD_CRAWL_SHOTS") == "1" else None
+MEASURE = (Path(__file__).parent / "measure.js").read_text()
+
+
+@pytest.fixture
+def world(transactional_db):
+    return build_world()
+
+
+def log_in(page, base: str, role: str) -> None:
+    if role not in LOGINS:
+        return
+    page.goto(f"{base}/login/")
+    page.get_by_label("Username").fill(LOGINS[role])
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    page.wait_for_url(lambda url: "/login/" not in url)
+
+
+def check_page(page, axe: Axe, label: str) -> list[str]:
+    """What is wrong with the page now showing, one line per fault."""
+    faults = []
+    measured = page.evaluate(MEASURE)
+    if measured["width"] > PHONE["width"]:
+        wide = ", ".join(measured.get("wide", []))
+        faults.append(f"{label}: the page is {measured['width']} px wide ({wide})")
+    faults += [f"{label}: tap target {t}" for t in measured["small_targets"]]
+    faults += [f"{label}: text {t}" for t in measured["small_text"]]
+    results = axe.run(page)
+    for violation in results.response["violations"]:
+        if violation["impact"] in SERIOUS:
+            nodes = "; ".join(" ".join(n["target"]) for n in violation["nodes"][:3])
+            faults.append(f"{label}: axe {violation['impact']} {violation['id']} at {nodes}")
+    return faults
+
+
+def crawl(browser, base: str, role: str, paths: dict[str, str]) -> tuple[list[str], dict]:
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    axe = Axe()
+    faults, statuses = [], {}
+    try:
+        log_in(page, base, role)
+        for label, path in paths.items():
+            response = page.goto(base + path)
+            statuses[label] = response.status if response else None
+            if response is None or response.status >= 500:
+                faults.append(f"{label}: answered {statuses[label]}")
+                continue
+            faults += check_page(page, axe, label)
+            if SHOTS:
+                SHOTS.mkdir(parents=True, exist_ok=True)
+                name = label.replace(":", "-").replace("@", "-").replace("/", "_")
+                page.screenshot(path=str(SHOTS / f"{role}-{name}.png"), full_page=True)
+    finally:
+        context.close()
+    return faults, statuses
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_every_page_on_a_phone(browser, live_server, world, role):
+    paths = world.pages if role != "table" else {p: p for p in world.table_paths}
+    faults, statuses = crawl(browser, live_server.url, role, paths)
+    print(f"{role}: {len(statuses)} pages: {json.dumps(statuses)}")
+    assert not faults, f"{len(faults)} faults on {len(statuses)} pages:\n" + "\n".join(faults)
+
+
+def test_every_page_is_crawled(transactional_db):
+    world = build_world()
+    crawled = {label.split("@")[0] for label in world.pages}
+    pages = {name for name, row in PAGES.items() if 200 in row or "published" in row}
+    assert pages - NOT_CRAWLED - crawled == set()
+
+
+@pytest.mark.parametrize("role", ["public", "player", "judge", "organiser"])
+def test_the_menu_button_reaches_every_link(browser, live_server, world, role):
+    """On a phone the navigation folds into "Menu": closed, it hides the links; open, each is a
+    full-width row at least 44 px tall; Escape closes it and gives focus back to the button. On
+    a laptop there is no button and every link shows."""
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    log_in(page, live_server.url, role)
+    page.goto(live_server.url + "/")
+    nav = page.get_by_role("navigation", name="Main")
+    toggle = page.get_by_role("button", name="Menu")
+    assert toggle.get_attribute("aria-expanded") == "false"
+    assert not nav.is_visible()
+    toggle.click()
+    assert toggle.get_attribute("aria-expanded") == "true"
+    links = nav.get_by_role("link")
+    count = links.count()
+    assert count >= 4
+    for n in range(count):
+        box = links.nth(n).bounding_box()
+        assert box and box["height"] >= 44 and box["x"] >= 0 and box["x"] + box["width"] <= 390
+    page.keyboard.press("Escape")
+    assert not nav.is_visible()
+    assert page.evaluate("document.activeElement.dataset.navToggle") == ""
+    page.set_viewport_size({"width": 1280, "height": 800})
+    assert not toggle.is_visible()
+    for n in range(count):
+        assert links.nth(n).is_visible()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 1280
+    context.close()

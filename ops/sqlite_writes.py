@@ -238,7 +238,7 @@ class Phone:
 
     def _checkin_on(self, page: str) -> int | None:
         row = re.search(
-            rf'<tr data-player="{re.escape(html.escape(self.player))}">(.*?)</tr>', page, re.S
+            rf'<tr data-player="{re.escape(html.escape(self.player))}"[^>]*>(.*?)</tr>', page, re.S
         )
         found = row and re.search(r"/checkins/(\d+)/", row.group(1))
         return int(found.group(1)) if found else None

@@ -18,6 +18,7 @@ from club.web import ClubMixin, PageMixin, add_service_errors
 from games.models import Game
 from scoring import services
 from scoring.engine import DECK, SUITS
+from scoring.engine.cards import SUIT_NAMES
 from scoring.forms import (
     ClaimForm,
     ConfirmCardsForm,
@@ -49,7 +50,9 @@ class HandCounterView(TemplateView):
         context["form"] = form
         context["fragment"] = self.is_fragment()
         context["counted"] = form.counted if asked and form.is_valid() else None
-        context["suits"] = [[card for card in DECK if card.suit == suit] for suit in SUITS]
+        context["suits"] = [
+            (SUIT_NAMES[suit], [card for card in DECK if card.suit == suit]) for suit in SUITS
+        ]
         return context
 
 

@@ -191,6 +191,13 @@ class Club(models.Model):
         "confirmed at once (otherwise they are drafts to confirm).",
     )
 
+    # How the site looks, for the whole club (not a rule of play: sessions keep no copy).
+    large_type = models.BooleanField(
+        default=False,
+        help_text="High contrast and large type on every page of the club: black on white, "
+        "bigger text and buttons, for the venue's screens and members who read better so.",
+    )
+
     # The rules a session keeps a snapshot of: every field of `HouseRules` (a test checks that
     # the model's defaults are the dataclass's).
     HOUSE_RULE_FIELDS = HouseRules.names()
@@ -205,6 +212,7 @@ class Club(models.Model):
         "season_start_month",
         "season_start_day",
         "best_sessions",
+        "large_type",
         *HOUSE_RULE_FIELDS,
     )
 

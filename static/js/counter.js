@@ -50,16 +50,58 @@
       });
       if (!response.ok) throw new Error(response.statusText);
       result.innerHTML = await response.text();
+      announceCount();
       if (pushUrl) history.replaceState(null, "", url);
     } catch (error) {
       if (error.name !== "AbortError") form.submit(); // fall back to a plain request
     }
   }
 
+  // What a screen reader hears once a count arrives: its total and how it is said, not the
+  // whole breakdown (the result card itself is not a live region; it can be read at leisure).
+  const announce = document.getElementById("count-announce");
+  function announceCount() {
+    const total = result.querySelector("[data-testid=count-total]");
+    const spoken = result.querySelector("[data-testid=count-spoken]");
+    const errors = result.querySelector("[data-testid=count-errors]");
+    if (errors) announce.textContent = "";  // the errors are an alert: they speak for themselves
+    else if (total) announce.textContent = `${total.textContent} points: ${spoken ? spoken.textContent : ""}`;
+    else announce.textContent = "";
+  }
+
+  // The grid is one tab stop (roving tabindex): arrows move between cards, Home and End go to
+  // a row's ends; Enter and Space press the card, as for any button.
+  const rows = Array.from(picker.querySelectorAll(".card-picker__row")).map((row) =>
+    Array.from(row.querySelectorAll("button[data-card]")),
+  );
+  function focusCard(button) {
+    for (const b of buttons) b.tabIndex = b === button ? 0 : -1;
+    button.focus();
+  }
+  picker.addEventListener("keydown", (event) => {
+    const button = event.target.closest("button[data-card]");
+    if (!button) return;
+    const r = rows.findIndex((row) => row.includes(button));
+    const c = rows[r].indexOf(button);
+    const moves = {
+      ArrowRight: [r, Math.min(c + 1, rows[r].length - 1)],
+      ArrowLeft: [r, Math.max(c - 1, 0)],
+      ArrowDown: [Math.min(r + 1, rows.length - 1), c],
+      ArrowUp: [Math.max(r - 1, 0), c],
+      Home: [r, 0],
+      End: [r, rows[r].length - 1],
+    };
+    if (!(event.key in moves)) return;
+    event.preventDefault();
+    const [nr, nc] = moves[event.key];
+    focusCard(rows[nr][Math.min(nc, rows[nr].length - 1)]);
+  });
+
   picker.hidden = false;
   picker.addEventListener("click", (event) => {
     const button = event.target.closest("button[data-card]");
     if (!button) return;
+    focusCard(button);
     const card = button.dataset.card;
     let hand = cards(handInput.value);
     let starter = cards(starterInput.value)[0] || "";
@@ -90,6 +132,7 @@
     starterInput.value = "";
     cribInput.checked = false;
     result.innerHTML = "";
+    announce.textContent = "";
     history.replaceState(null, "", form.action);
     sync();
   });

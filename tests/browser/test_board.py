@@ -130,3 +130,30 @@ def test_on_a_phone_the_parts_stack_and_a_refresh_keeps_the_scroll(
     assert page.evaluate("window.__sameDocument") is True
     assert page.evaluate("window.__cspViolations") == []
     context.close()
+
+
+def test_the_board_with_a_keyboard_and_a_screen_reader(browser, live_server, club):
+    """Issue 16: each part of the board is a region named by its heading, read out when it
+    changes (aria-live polite); the keyboard reaches the session link with a visible focus ring,
+    and a refresh leaves focus where it was."""
+    morning = Morning(club, players=12)
+    context, page, console, refreshes = open_board(
+        browser, live_server, morning.session, {"width": 390, "height": 844}
+    )
+    regions = page.get_by_role("region")
+    names = [regions.nth(n).get_attribute("aria-labelledby") for n in range(regions.count())]
+    for name in ("board-tables-title", "board-standings-title"):
+        assert name in names
+        region = page.locator(f'[aria-labelledby="{name}"]')
+        expect(region.get_by_role("heading", level=2)).to_be_visible()
+        assert region.locator(".board-part__body").get_attribute("aria-live") == "polite"
+    page.keyboard.press("Tab")
+    link = page.get_by_role("link", name="Session page")
+    expect(link).to_be_focused()
+    assert link.evaluate("a => getComputedStyle(a).outlineStyle") != "none"
+
+    game_services.result_confirm(result=morning.draft, actor=morning.confirmer)
+    card = page.get_by_test_id("board-tables").locator(f'[data-table="{morning.games[1].table}"]')
+    expect(card).to_have_attribute("data-state", "confirmed", timeout=15_000)
+    expect(link).to_be_focused()
+    context.close()

@@ -1,6 +1,8 @@
 """The hand counter in a real browser on a phone: tap cards to pick them and the count appears
 without a page reload; with JavaScript off the same page counts through a plain form."""
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -50,3 +52,48 @@ def test_counts_with_javascript_off(browser, live_server):
     page.get_by_role("button", name="Count").click()
     expect(page.locator(".field--error")).to_contain_text("'ZZ' is not a card")
     context.close()
+
+
+def test_the_counter_with_a_keyboard_and_a_screen_reader(page, live_server):
+    """Issue 16: the picker is one tab stop, the arrow keys move between cards, Enter and Space
+    pick; every card has its name and pressed state; the total is announced in a status."""
+    page.goto(f"{live_server.url}/scoring/counter/")
+    picker = page.get_by_role("group", name="Cards")
+    expect(picker.get_by_role("group", name="Hearts")).to_be_visible()
+    five_of_hearts = picker.get_by_role("button", name="5 of hearts")
+    expect(five_of_hearts).to_have_attribute("aria-pressed", "false")
+    page.locator("#card-picker button").first.focus()
+    assert page.evaluate("document.activeElement.getAttribute('aria-label')") == "ace of spades"
+    # Down to hearts, right to the five: pick it; the same for the fives of clubs... by keys.
+    page.keyboard.press("ArrowDown")
+    for _ in range(4):
+        page.keyboard.press("ArrowRight")
+    page.keyboard.press("Enter")
+    expect(five_of_hearts).to_have_attribute("aria-pressed", "true")
+    page.keyboard.press("ArrowUp")
+    page.keyboard.press(" ")  # 5 of spades
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("Enter")  # 5 of clubs
+    page.keyboard.press("End")
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowUp")
+    page.keyboard.press("Enter")  # jack of diamonds
+    page.keyboard.press("Home")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("Enter")  # 5 of diamonds, the starter
+    expect(page.get_by_role("status").filter(has_text="points")).to_have_text(
+        re.compile(r"^29 points: .*double pair royal")
+    )
+    # One tab stop: Tab leaves the grid for the hand box.
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.name") == "hand"
+    tabbable = page.evaluate(
+        "[...document.querySelectorAll('#card-picker button')].filter(b => b.tabIndex === 0).length"
+    )
+    assert tabbable == 1

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 
+from club.models import Club
 from tests.browser.conftest import ARTIFACTS
 from tests.browser.crawl_world import LOGINS, NOT_CRAWLED, PASSWORD, ROLES, build_world
 from tests.web.test_pages import PAGES
@@ -66,7 +67,9 @@ def check_page(page, axe: Axe, label: str) -> list[str]:
     return faults
 
 
-def crawl(browser, base: str, role: str, paths: dict[str, str]) -> tuple[list[str], dict]:
+def crawl(
+    browser, base: str, role: str, paths: dict[str, str], *, large_type: bool = False
+) -> tuple[list[str], dict]:
     context = browser.new_context(viewport=PHONE)
     page = context.new_page()
     page.set_default_timeout(15_000)
@@ -81,6 +84,10 @@ def crawl(browser, base: str, role: str, paths: dict[str, str]) -> tuple[list[st
                 faults.append(f"{label}: answered {statuses[label]}")
                 continue
             faults += check_page(page, axe, label)
+            if large_type and statuses[label] == 200 and "thursday" in page.content().lower():
+                size = page.evaluate("getComputedStyle(document.documentElement).fontSize")
+                if size != "20px":
+                    faults.append(f"{label}: large type is {size}, not 20px")
             if SHOTS:
                 SHOTS.mkdir(parents=True, exist_ok=True)
                 name = label.replace(":", "-").replace("@", "-").replace("/", "_")
@@ -90,10 +97,15 @@ def crawl(browser, base: str, role: str, paths: dict[str, str]) -> tuple[list[st
     return faults, statuses
 
 
-@pytest.mark.parametrize("role", ROLES)
+@pytest.mark.parametrize("role", [*ROLES, "organiser+large_type", "table+large_type"])
 def test_every_page_on_a_phone(browser, live_server, world, role):
+    """Every role; the organiser and a table again with the club's "high contrast, large type"
+    setting on (20 px text, 52 px targets): still nothing wider than the phone."""
+    role, _, setting = role.partition("+")
+    if setting:
+        Club.objects.filter(slug="thursday-peggers").update(large_type=True)
     paths = world.pages if role != "table" else {p: p for p in world.table_paths}
-    faults, statuses = crawl(browser, live_server.url, role, paths)
+    faults, statuses = crawl(browser, live_server.url, role, paths, large_type=bool(setting))
     print(f"{role}: {len(statuses)} pages: {json.dumps(statuses)}")
     assert not faults, f"{len(faults)} faults on {len(statuses)} pages:\n" + "\n".join(faults)
 

@@ -80,9 +80,10 @@ def phone(browser):
     return page
 
 
-def print_chart(page, name: str, screenshot) -> None:
+def print_chart(page, name: str, screenshot, names_pt: float = 16) -> None:
     """The chart as printed: a print-media screenshot and a PDF on Letter and on A4 (with a PNG
-    of each PDF page when poppler's pdftoppm is installed, to look at)."""
+    of each PDF page when poppler's pdftoppm is installed, to look at). Its names at least
+    `names_pt` (smaller as a chart has more tables: tests/browser/test_print.py)."""
     page.emulate_media(media="print")
     expect(page.get_by_test_id("local-only")).to_be_hidden()
     screenshot(page, f"{name}-print")
@@ -100,7 +101,7 @@ def print_chart(page, name: str, screenshot) -> None:
     name_px = page.eval_on_selector(
         ".seat-card__players", "e => parseFloat(getComputedStyle(e).fontSize)"
     )
-    assert name_px >= 16 * 96 / 72 - 0.01  # 16 pt
+    assert name_px >= names_pt * 96 / 72 - 0.01
     page.emulate_media(media="screen")
 
 
@@ -266,5 +267,5 @@ def test_the_chart_of_forty_players_prints(browser, live_server, screenshot):
     chart.goto(f"{live_server.url}/games/rounds/{round_.pk}/print/")
     expect(chart.locator(".seat-card svg.qr")).to_have_count(20)
     screenshot(chart, "seating-chart-40-desktop")
-    print_chart(chart, "seating-chart-40", screenshot)
+    print_chart(chart, "seating-chart-40", screenshot, names_pt=12)  # 20 tables, one sheet
     chart.context.close()

@@ -119,7 +119,10 @@ class AuditTable(tables.Table):
 
 class SessionTable(tables.Table):
     date = tables.DateColumn(
-        format="D j M Y", linkify=("web:session", {"pk": tables.A("pk")}), verbose_name="Date"
+        # "Thu 19 Nov" stays on one line on a phone; only the year may wrap under it.
+        format="D\u00a0j\u00a0M Y",
+        linkify=("web:session", {"pk": tables.A("pk")}),
+        verbose_name="Date",
     )
     state = tables.Column()
     players = tables.Column(verbose_name="Players", attrs={"td": {"class": "numeric"}})

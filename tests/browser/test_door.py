@@ -10,21 +10,12 @@ from playwright.sync_api import expect
 
 from club import services as club_services
 from club.models import Club
+from tests.browser.test_thursday import EXISTING
 from tests.demo_snapshot import load_demo
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-NAMES = [
-    "Judith Barrow",
-    "Pat Cowley",
-    "Bill Dawson",
-    "Marge Ellery",
-    "Frank Foley",
-    "Gail Grant",
-    "Hank Holt",
-    "Irene Ives",
-    "Jack Jennings",
-]
+NAMES = EXISTING[1:10]  # nine of the demo club, Judith Barrow to Jack Jennings
 
 
 @pytest.fixture

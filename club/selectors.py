@@ -115,6 +115,7 @@ def session_checkins(session) -> QuerySet[CheckIn]:
     return (
         CheckIn.objects.filter(session=session)
         .select_related("player", "paid_by")
+        .prefetch_related("paid_by__players")  # "Paid to <name>" (club.names)
         .order_by(Lower("player__display_name"))
     )
 

@@ -3,11 +3,11 @@ exporter every download uses."""
 
 import django_tables2 as tables
 from django.urls import reverse
-from django.utils.html import format_html, format_html_join
-from django.utils.safestring import mark_safe
+from django.utils.html import format_html
 from django_tables2.export import TableExport
 
 from club.audit import AT_THE_TABLE
+from club.audit_log import AuditNames
 from club.models import AuditEntry, Player, Session
 from club.templatetags.pegboard import cents
 
@@ -81,17 +81,11 @@ class EditablePlayerTable(PlayerTable):
 
 
 class AuditDataColumn(tables.Column):
-    """An audit entry's data read as "field: before → after" lines (other keys as "key: value")."""
+    """An audit entry's data read to people (club.audit_log): "field: before → after" lines,
+    names where the entry stores ids."""
 
-    def render(self, value):
-        lines = []
-        for key, item in value.items():
-            label = key.replace("_", " ")
-            if isinstance(item, dict) and set(item) == {"before", "after"}:
-                lines.append(f"{label}: {item['before']} → {item['after']}")
-            else:
-                lines.append(f"{label}: {item}")
-        return format_html_join(mark_safe("<br>"), "{}", ((line,) for line in lines))
+    def render(self, value, table):
+        return table.audit_names().html(value)
 
 
 class AuditTable(tables.Table):
@@ -108,9 +102,21 @@ class AuditTable(tables.Table):
         fields = ("created_at", "actor", "action", "object_repr", "data")
         empty_text = "Nothing recorded yet."
 
+    def __init__(self, *args, club, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.club = club
+        self._names = None
+
+    def audit_names(self) -> AuditNames:
+        """The names of the page's references and actors, looked up once for the page."""
+        if self._names is None:
+            rows = self.page.object_list if hasattr(self, "page") else self.rows
+            self._names = AuditNames(self.club, [row.record for row in rows])
+        return self._names
+
     def render_actor(self, value, record):
         if value is not None:
-            return str(value)
+            return self.audit_names().actor(record)
         data = record.data if isinstance(record.data, dict) else {}
         if data.get("via") == AT_THE_TABLE:
             return f"At the table: {data.get('by_player') or 'a player'}"

@@ -130,6 +130,9 @@ class AuditLogView(PermissionRequiredMixin, ClubMixin, SingleTableMixin, FilterV
     def get_queryset(self):
         return club_audit_entries(self.club)
 
+    def get_table_kwargs(self):
+        return {"club": self.club}
+
 
 class SessionListView(PublicReadMixin, ClubMixin, SingleTableMixin, FilterView):
     permission_required = "club.view_session"

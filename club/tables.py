@@ -47,6 +47,9 @@ class CentsColumn(tables.Column):
 
 
 class PlayerTable(tables.Table):
+    """The roster. With `player_pages`, each name links to the player's page (standings), for
+    those who may read it."""
+
     display_name = tables.Column(verbose_name="Name")
 
     class Meta:
@@ -55,16 +58,27 @@ class PlayerTable(tables.Table):
         order_by = ("display_name",)
         empty_text = "No players yet."
 
+    def __init__(self, *args, player_pages: bool = False, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.player_pages = player_pages
+
+    def render_display_name(self, value, record):
+        if not self.player_pages:
+            return value
+        return format_html(
+            '<a href="{}">{}</a>', reverse("standings:player", args=[record.pk]), value
+        )
+
 
 class EditablePlayerTable(PlayerTable):
-    """The roster as organisers see it: each name links to the player's edit page, and each row
-    to the player's login page (with the login's username, or "none")."""
+    """The roster as organisers see it: beside each name, links to the player's edit page and
+    login page (with the login's username, or "none")."""
 
-    display_name = tables.Column(
-        verbose_name="Name", linkify=("club:player_edit", {"pk": tables.A("pk")})
-    )
     login = tables.Column(
-        verbose_name="Login", accessor="pk", orderable=False, attrs={"td": {"class": "actions"}}
+        verbose_name="Edit, login",
+        accessor="pk",
+        orderable=False,
+        attrs={"td": {"class": "actions"}},
     )
 
     class Meta(PlayerTable.Meta):
@@ -72,8 +86,12 @@ class EditablePlayerTable(PlayerTable):
 
     def render_login(self, record):
         return format_html(
-            '<a href="{}">Login<span class="visually-hidden"> of {}</span></a>'
-            ' <span class="muted small">{}</span>',
+            # One flex item of the .actions cell: the username goes under the two links.
+            '<span><a href="{}">Edit<span class="visually-hidden"> {}</span></a>'
+            ' · <a href="{}">Login<span class="visually-hidden"> of {}</span></a>'
+            '<br><span class="muted small">{}</span></span>',
+            reverse("club:player_edit", args=[record.pk]),
+            record.display_name,
             reverse("club:player_login", args=[record.pk]),
             record.display_name,
             record.user.get_username() if record.user_id else "none",

@@ -340,3 +340,13 @@ def player_money(player):
         .select_related("session")
         .order_by("-created_at", "-pk")
     )
+
+
+def may_see_player_money(user, player) -> bool:
+    """Whether `user` may read `player`'s money page: the player themself (a member who reads
+    the roster), or whoever reads the club's ledger (organisers). The page and every link to it
+    ask this."""
+    if not user.has_perm("club.view_player"):
+        return False
+    own = player.user_id is not None and player.user_id == user.pk
+    return own or user.has_perm("money.view_ledgerentry")

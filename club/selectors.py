@@ -59,8 +59,12 @@ class NextSession:
     in_progress: bool
 
     @property
+    def day(self) -> dt.date:
+        return self.starts.date()
+
+    @property
     def is_today(self) -> bool:
-        return self.starts.date() == timezone.localdate()
+        return self.day == timezone.localdate()
 
 
 def next_session(club: Club, now: dt.datetime | None = None) -> NextSession:
@@ -75,6 +79,17 @@ def next_session(club: Club, now: dt.datetime | None = None) -> NextSession:
         starts += dt.timedelta(days=7)
         ends += dt.timedelta(days=7)
     return NextSession(starts=starts, ends=ends, in_progress=starts <= now < ends)
+
+
+def banner_session(club: Club, today: dt.date | None = None) -> Session | None:
+    """The open session the home page's "next session" banner links to: the club's earliest
+    open session dated today or later (a session moved off the club's usual day too), or None."""
+    today = today or timezone.localdate()
+    return (
+        Session.objects.filter(club=club, state=SessionState.OPEN, date__gte=today)
+        .order_by("date")
+        .first()
+    )
 
 
 def club_players(club: Club) -> QuerySet[Player]:
@@ -115,6 +130,7 @@ def session_checkins(session) -> QuerySet[CheckIn]:
     return (
         CheckIn.objects.filter(session=session)
         .select_related("player", "paid_by")
+        .prefetch_related("paid_by__players")  # "Paid to <name>" (club.names)
         .order_by(Lower("player__display_name"))
     )
 

@@ -3,11 +3,11 @@ exporter every download uses."""
 
 import django_tables2 as tables
 from django.urls import reverse
-from django.utils.html import format_html, format_html_join
-from django.utils.safestring import mark_safe
+from django.utils.html import format_html
 from django_tables2.export import TableExport
 
 from club.audit import AT_THE_TABLE
+from club.audit_log import AuditNames
 from club.models import AuditEntry, Player, Session
 from club.templatetags.pegboard import cents
 
@@ -47,6 +47,9 @@ class CentsColumn(tables.Column):
 
 
 class PlayerTable(tables.Table):
+    """The roster. With `player_pages`, each name links to the player's page (standings), for
+    those who may read it."""
+
     display_name = tables.Column(verbose_name="Name")
 
     class Meta:
@@ -55,16 +58,27 @@ class PlayerTable(tables.Table):
         order_by = ("display_name",)
         empty_text = "No players yet."
 
+    def __init__(self, *args, player_pages: bool = False, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.player_pages = player_pages
+
+    def render_display_name(self, value, record):
+        if not self.player_pages:
+            return value
+        return format_html(
+            '<a href="{}">{}</a>', reverse("standings:player", args=[record.pk]), value
+        )
+
 
 class EditablePlayerTable(PlayerTable):
-    """The roster as organisers see it: each name links to the player's edit page, and each row
-    to the player's login page (with the login's username, or "none")."""
+    """The roster as organisers see it: beside each name, links to the player's edit page and
+    login page (with the login's username, or "none")."""
 
-    display_name = tables.Column(
-        verbose_name="Name", linkify=("club:player_edit", {"pk": tables.A("pk")})
-    )
     login = tables.Column(
-        verbose_name="Login", accessor="pk", orderable=False, attrs={"td": {"class": "actions"}}
+        verbose_name="Edit, login",
+        accessor="pk",
+        orderable=False,
+        attrs={"td": {"class": "actions"}},
     )
 
     class Meta(PlayerTable.Meta):
@@ -72,8 +86,12 @@ class EditablePlayerTable(PlayerTable):
 
     def render_login(self, record):
         return format_html(
-            '<a href="{}">Login<span class="visually-hidden"> of {}</span></a>'
-            ' <span class="muted small">{}</span>',
+            # One flex item of the .actions cell: the username goes under the two links.
+            '<span><a href="{}">Edit<span class="visually-hidden"> {}</span></a>'
+            ' · <a href="{}">Login<span class="visually-hidden"> of {}</span></a>'
+            '<br><span class="muted small">{}</span></span>',
+            reverse("club:player_edit", args=[record.pk]),
+            record.display_name,
             reverse("club:player_login", args=[record.pk]),
             record.display_name,
             record.user.get_username() if record.user_id else "none",
@@ -81,17 +99,11 @@ class EditablePlayerTable(PlayerTable):
 
 
 class AuditDataColumn(tables.Column):
-    """An audit entry's data read as "field: before → after" lines (other keys as "key: value")."""
+    """An audit entry's data read to people (club.audit_log): "field: before → after" lines,
+    names where the entry stores ids."""
 
-    def render(self, value):
-        lines = []
-        for key, item in value.items():
-            label = key.replace("_", " ")
-            if isinstance(item, dict) and set(item) == {"before", "after"}:
-                lines.append(f"{label}: {item['before']} → {item['after']}")
-            else:
-                lines.append(f"{label}: {item}")
-        return format_html_join(mark_safe("<br>"), "{}", ((line,) for line in lines))
+    def render(self, value, table):
+        return table.audit_names().html(value)
 
 
 class AuditTable(tables.Table):
@@ -108,9 +120,21 @@ class AuditTable(tables.Table):
         fields = ("created_at", "actor", "action", "object_repr", "data")
         empty_text = "Nothing recorded yet."
 
+    def __init__(self, *args, club, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.club = club
+        self._names = None
+
+    def audit_names(self) -> AuditNames:
+        """The names of the page's references and actors, looked up once for the page."""
+        if self._names is None:
+            rows = self.page.object_list if hasattr(self, "page") else self.rows
+            self._names = AuditNames(self.club, [row.record for row in rows])
+        return self._names
+
     def render_actor(self, value, record):
         if value is not None:
-            return str(value)
+            return self.audit_names().actor(record)
         data = record.data if isinstance(record.data, dict) else {}
         if data.get("via") == AT_THE_TABLE:
             return f"At the table: {data.get('by_player') or 'a player'}"

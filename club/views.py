@@ -76,6 +76,11 @@ class PlayerListView(PermissionRequiredMixin, ClubMixin, SingleTableMixin, Filte
             return EditablePlayerTable
         return PlayerTable
 
+    def get_table_kwargs(self):
+        # A name links to the player's page for those who may read it (standings.views).
+        pages = self.club.standings_public or self.request.user.has_perm("club.view_session")
+        return {"player_pages": pages}
+
 
 class PlayerCreateView(PermissionRequiredMixin, ClubMixin, ServiceFormMixin, FormView):
     service_field_map = {"user": "login"}
@@ -129,6 +134,9 @@ class AuditLogView(PermissionRequiredMixin, ClubMixin, SingleTableMixin, FilterV
 
     def get_queryset(self):
         return club_audit_entries(self.club)
+
+    def get_table_kwargs(self):
+        return {"club": self.club}
 
 
 class SessionListView(PublicReadMixin, ClubMixin, SingleTableMixin, FilterView):

@@ -1,8 +1,11 @@
-"""The games app's audit verbs: draws, seat swaps, withdrawn rounds, results (`club.verbs`)."""
+"""The games app's audit verbs: draws, seat swaps, withdrawn rounds, results (`club.verbs`), and
+how the audit log names the games its entries refer to (`club.audit_log`)."""
 
 from django.db import models
 
+from club.audit_log import ONE, register_reference
 from club.verbs import register_verbs
+from games.models import Game
 
 
 @register_verbs
@@ -14,3 +17,17 @@ class GameVerb(models.TextChoices):
     RESULT_CONFIRMED = "result.confirmed", "Result confirmed"
     RESULT_SIGNED = "result.signed_scorecard", "Result confirmed from a signed scorecard"
     RESULT_CORRECTED = "result.corrected", "Result corrected"
+
+
+def game_names(club, ids: set[int]) -> dict[int, str]:
+    """ "Round 1, table 3, Thu 26 Nov 2026" for each game id, in one query."""
+    games = Game.objects.filter(session__club=club, pk__in=ids).values_list(
+        "pk", "round__number", "table", "session__date"
+    )
+    return {
+        pk: f"Round {number}, table {table}, {date:%a %-d %b %Y}"
+        for pk, number, table, date in games
+    }
+
+
+register_reference("game", keys={"game": ONE}, lookup=game_names)

@@ -28,6 +28,7 @@ from django.db import models
 from django.utils import timezone
 
 from club.models import Player, Session
+from club.names import person_name
 
 # Letters and digits nobody misreads from paper (no 0/o, 1/l/i): 12 of 31 make about 59 bits.
 TOKEN_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"
@@ -198,7 +199,8 @@ class Result(models.Model):
 
     @property
     def entered_by_name(self) -> str:
-        """Who entered it, for people: the login's name, or the player's at the table."""
+        """Who entered it, for people: the login's player's name (club.names), or the player's
+        at the table."""
         if self.entered_by_player_id:
             return f"{self.entered_by_player} at the table"
         return _login_name(self.entered_by)
@@ -219,9 +221,8 @@ class Result(models.Model):
 
 
 def _login_name(user) -> str:
-    if user is None:
-        return ""
-    return user.get_full_name() or user.get_username()
+    """A login as people know it: its player's name, else its full name (club.names)."""
+    return person_name(user)
 
 
 class ResultLine(models.Model):

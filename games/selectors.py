@@ -115,7 +115,7 @@ def game_history(game: Game) -> QuerySet[Result]:
     """Every version of a game's result, newest first, with lines and who entered/confirmed."""
     return game.results.select_related(
         "entered_by", "confirmed_by", "entered_by_player", "confirmed_by_player"
-    ).prefetch_related("lines__player")
+    ).prefetch_related("lines__player", "entered_by__players", "confirmed_by__players")
 
 
 def session_result_lines(session: Session) -> QuerySet[ResultLine]:
@@ -180,12 +180,13 @@ class RoundTable:
 
 
 def round_tables(round_: Round) -> list[RoundTable]:
-    """The round's tables in table order, each with its sides and current result: four queries
-    however many tables (games, seats with players, current results, their lines)."""
+    """The round's tables in table order, each with its sides and current result: five queries
+    however many tables (games, seats with players, current results, their lines, the players of
+    the logins that entered them)."""
     current = (
         Result.objects.exclude(state=ResultState.SUPERSEDED)
         .select_related("entered_by", "entered_by_player")
-        .prefetch_related("lines")
+        .prefetch_related("lines", "entered_by__players")
     )
     games = round_.games.order_by("table").prefetch_related(
         Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position")),

@@ -1,9 +1,12 @@
 """The money app's audit verbs: settling and reopening a session, taking and
-handing back skunk coins (see `club.verbs`)."""
+handing back skunk coins (see `club.verbs`), and the pots' names in the audit log
+(`club.audit_log`)."""
 
 from django.db import models
 
+from club.audit_log import register_labels
 from club.verbs import register_verbs
+from money.models import Pot
 
 
 @register_verbs
@@ -12,3 +15,6 @@ class MoneyVerb(models.TextChoices):
     SESSION_REOPENED = "session.reopened", "Session reopened"
     SKUNK_COIN_PAID = "skunk_coin.paid", "Skunk coin paid"
     SKUNK_COIN_RETURNED = "skunk_coin.returned", "Skunk coin handed back"
+
+
+register_labels("pot", Pot)

@@ -137,7 +137,7 @@ class CoinLine:
 def skunk_coin_lines(session: Session) -> list[CoinLine]:
     """The session's skunk coins, by round, table and name: each skunked line of a confirmed
     result owes one payout coin when the session's rules run the skunk bank; the coins taken
-    are SkunkCoin rows. Two queries."""
+    are SkunkCoin rows. Two queries (three when a coin is taken: who took it, by name)."""
     rules = session.house_rules
     owed: dict[tuple[int, int], tuple] = {}
     if rules.skunk_bank:
@@ -154,9 +154,9 @@ def skunk_coin_lines(session: Session) -> list[CoinLine]:
             owed[(game_id, player_id)] = (number, table, name)
     paid = {
         (coin.game_id, coin.player_id): coin
-        for coin in SkunkCoin.objects.filter(session=session).select_related(
-            "game__round", "player", "paid_by"
-        )
+        for coin in SkunkCoin.objects.filter(session=session)
+        .select_related("game__round", "player", "paid_by")
+        .prefetch_related("paid_by__players")
     }
     coins = []
     for key in owed.keys() | paid.keys():
@@ -340,3 +340,13 @@ def player_money(player):
         .select_related("session")
         .order_by("-created_at", "-pk")
     )
+
+
+def may_see_player_money(user, player) -> bool:
+    """Whether `user` may read `player`'s money page: the player themself (a member who reads
+    the roster), or whoever reads the club's ledger (organisers). The page and every link to it
+    ask this."""
+    if not user.has_perm("club.view_player"):
+        return False
+    own = player.user_id is not None and player.user_id == user.pk
+    return own or user.has_perm("money.view_ledgerentry")

@@ -29,6 +29,7 @@ from money.selectors import (
     club_ledger_entries,
     current_settlement,
     ledger_total,
+    may_see_player_money,
     player_money,
     pot_balances,
     session_cash_box,
@@ -211,8 +212,7 @@ class PlayerMoneyView(PermissionRequiredMixin, ClubMixin, View):
 
     def get(self, request, pk):
         player = get_object_or_404(Player, pk=pk, club=self.club)
-        anyones = request.user.has_perm("money.view_ledgerentry")
-        if player.user_id != request.user.pk and not anyones:
+        if not may_see_player_money(request.user, player):
             raise PermissionDenied("This is another player's money.")
         # The ledger is the club's side (a fee is + into the pot); the player's is the opposite.
         rows = [(row, -row.amount_cents) for row in player_money(player)]

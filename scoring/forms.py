@@ -58,7 +58,9 @@ PLAY_ROWS = 8
 
 class ClaimForm(OneTimeFormMixin, forms.Form):
     """What a player announced. A play lists the cards of the current count in order, each with
-    the player who laid it; the claim is for the last card."""
+    the player who laid it; the claim is for the last card. The deal number and the play rows
+    belong to a claim in the play only (`PLAY_FIELDS`): the page shows them for one, and the
+    form drops what they hold for a claim of another kind."""
 
     kind = forms.ChoiceField(choices=ClaimKind.choices, label="What was counted")
     claimant = forms.TypedChoiceField(coerce=int, label="Claimed by")
@@ -93,13 +95,15 @@ class ClaimForm(OneTimeFormMixin, forms.Form):
                 required=False,
                 empty_value=None,
                 choices=[("", "—")] + seated,
-                label=f"Card {row} laid by",
+                label=f"Play {row}: who",
             )
             self.fields[f"play_card_{row}"] = forms.CharField(
                 max_length=5,
                 required=False,
-                label=f"Card {row}",
-                widget=forms.TextInput(attrs={"autocomplete": "off", "size": 4}),
+                label=f"Play {row}: card",
+                widget=forms.TextInput(
+                    attrs={"autocomplete": "off", "spellcheck": "false", "size": 4}
+                ),
             )
 
     def play_rows(self):
@@ -108,9 +112,31 @@ class ClaimForm(OneTimeFormMixin, forms.Form):
             for row in range(1, PLAY_ROWS + 1)
         ]
 
+    def is_play_field(self, name: str) -> bool:
+        return name == "deal" or name.startswith("play_")
+
+    def other_fields(self):
+        """The visible fields every kind of claim has (not the deal nor the play rows)."""
+        return [field for field in self.visible_fields() if not self.is_play_field(field.name)]
+
+    def play_open(self) -> bool:
+        """Whether the play's part starts open: a claim in the play, or its fields in error."""
+        kind = self["kind"].value()
+        return kind == ClaimKind.PLAY or any(
+            self.is_play_field(name) for name in self.errors if name
+        )
+
     def clean(self):
         data = super().clean()
         kind = data.get("kind")
+        if kind != ClaimKind.PLAY:
+            # Filled in and left behind when another kind was chosen: not part of this claim.
+            for name in list(self.errors):
+                if self.is_play_field(name):
+                    del self.errors[name]
+            data["deal"] = None
+            data["plays"] = []
+            return self._check_cards(data, kind)
         plays = []
         for row in range(1, PLAY_ROWS + 1):
             player, card = (
@@ -124,6 +150,11 @@ class ClaimForm(OneTimeFormMixin, forms.Form):
                 continue
             plays.append((player, card))
         data["plays"] = plays
+        if not plays:
+            self.add_error(None, "Give the cards of the current count in the order laid.")
+        return data
+
+    def _check_cards(self, data, kind):
         if kind in (ClaimKind.HAND, ClaimKind.CRIB):
             if not data.get("hand"):
                 self.add_error("hand", "Write the four cards of the hand or crib.")
@@ -131,8 +162,6 @@ class ClaimForm(OneTimeFormMixin, forms.Form):
                 self.add_error("starter", "Write the starter.")
         elif kind == ClaimKind.HEELS and not data.get("starter"):
             self.add_error("starter", "Write the starter (a jack scores his heels).")
-        elif kind == ClaimKind.PLAY and not plays:
-            self.add_error(None, "Give the cards of the current count in the order laid.")
         return data
 
 

@@ -27,6 +27,7 @@ from django.db import models
 from django.utils import timezone
 
 from club.models import Player
+from club.names import person_name
 from games.models import Game, Result, Seat
 
 
@@ -146,11 +147,7 @@ class Claim(models.Model):
     @property
     def cards_confirmer_name(self) -> str:
         """Who confirmed the cards, by their player's name (a judge without one: login name)."""
-        user = self.cards_confirmed_by
-        if user is None:
-            return ""
-        player = next(iter(user.players.all()), None)
-        return player.display_name if player else (user.get_full_name() or user.get_username())
+        return person_name(self.cards_confirmed_by)
 
     def card_list(self) -> list[str]:
         if self.kind == ClaimKind.PLAY:
@@ -192,7 +189,12 @@ class Outcome(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.get_kind_display()} ({self.points})"
+        # {"0": 10} as people count sides: "side 1: 10" (this text is kept in the audit log).
+        points = ", ".join(
+            f"side {int(side) + 1 if str(side).isdigit() else side}: {pts}"
+            for side, pts in (self.points or {}).items()
+        )
+        return f"{self.get_kind_display()} ({points})"
 
 
 class DisputeState(models.TextChoices):
@@ -229,6 +231,24 @@ class Dispute(models.Model):
     @property
     def is_open(self) -> bool:
         return self.state in OPEN_DISPUTE_STATES
+
+    @property
+    def status(self) -> str:
+        """Where the dispute stands, for the claim lists: "Disputed: waiting for a judge",
+        "Ruled by Jo Lee: agrees with the engine (may be appealed once)", "Ruled on appeal by
+        ... (final)". Reads `rulings` (prefetch them, with `judge__players`, for a list)."""
+        if self.state == DisputeState.OPEN:
+            return "Disputed: waiting for a judge"
+        if self.state == DisputeState.APPEALED:
+            return "Appealed: waiting for a second judge"
+        ruling = max(self.rulings.all(), key=lambda r: r.level, default=None)
+        if ruling is None:  # pragma: no cover - a ruled dispute has its ruling
+            return self.get_state_display()
+        decision = ruling.get_decision_display().lower()
+        judge = person_name(ruling.judge)
+        if self.state == DisputeState.FINAL:
+            return f"Ruled on appeal by {judge}: {decision} (final)"
+        return f"Ruled by {judge}: {decision} (may be appealed once)"
 
 
 class RulingDecision(models.TextChoices):

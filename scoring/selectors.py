@@ -87,7 +87,7 @@ def session_claims(session) -> QuerySet[Claim]:
         )
         .prefetch_related(
             "outcomes",
-            "dispute__rulings__judge",
+            "dispute__rulings__judge__players",
             "game__seats__player",
             "cards_confirmed_by__players",
         )
@@ -96,10 +96,13 @@ def session_claims(session) -> QuerySet[Claim]:
 
 
 def game_claims(game) -> QuerySet[Claim]:
+    """A game's claims, newest first, with their outcomes and where their disputes stand."""
     return (
         Claim.objects.filter(game=game)
-        .select_related("claimant", "muggins_caller", "cards_confirmed_by")
-        .prefetch_related("outcomes", "cards_confirmed_by__players")
+        .select_related("claimant", "muggins_caller", "cards_confirmed_by", "dispute__opened_by")
+        .prefetch_related(
+            "outcomes", "cards_confirmed_by__players", "dispute__rulings__judge__players"
+        )
         .order_by("-filed_at", "-pk")
     )
 

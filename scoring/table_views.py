@@ -55,7 +55,7 @@ def party_names(claims: list[Claim]) -> dict[int, str]:
 
 def table_claims_panel(request, game: Game, bound: dict[str, Any]) -> dict[str, Any]:
     """The table page's claims panel; `bound` holds the refused post's form to show again."""
-    claims = list(game_claims(game).select_related("dispute"))
+    claims = list(game_claims(game))
     names = party_names(claims)
     for claim in claims:
         claim.game = game  # the page's game, with its session: no query per claim

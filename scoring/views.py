@@ -64,6 +64,7 @@ def game_claims_panel(request, game: Game) -> dict:
     claims = list(game_claims(game))
     for claim in claims:
         claim.game = game  # the panel's game, with its session: no query per claim
+        claim.disputed = getattr(claim, "dispute", None)
         claim.jackpot_hand = services.needs_card_confirmation(claim)
         claim.can_confirm = claim.jackpot_hand and services.can_confirm_cards(claim, user)
         claim.confirm_form = ConfirmCardsForm() if claim.can_confirm else None
@@ -196,7 +197,11 @@ class ClaimMixin(PageMixin, GameClaimMixin):
             "outcomes": claim.outcomes.all(),
             "outcome": services.current_outcome(claim),
             "dispute": dispute,
-            "rulings": dispute.rulings.select_related("judge", "result") if dispute else [],
+            "rulings": (
+                dispute.rulings.select_related("judge", "result").prefetch_related("judge__players")
+                if dispute
+                else []
+            ),
         }
         # Who is a party is fixed when the claim is filed (claim.parties), not read from the seats.
         me = Player.objects.filter(user_id=user.pk).values_list("pk", flat=True).first()

@@ -18,6 +18,7 @@ from club.export import CsvExportMixin
 from club.models import Player
 from club.seasons import season_label
 from club.web import ClubMixin, PublicReadMixin, VisitorCacheMixin
+from money.selectors import may_see_player_money
 from standings.charts import Point, bar_chart_svg, line_chart_svg
 from standings.selectors import (
     all_time_standings,
@@ -123,6 +124,9 @@ class PlayerPageView(VisitorCacheMixin, SeasonMixin, TemplateView):
         ranks = [Point(label=f"{day:%-d %b}", value=rank) for day, rank in data.rank_by_session]
         return super().get_context_data(
             player=player,
+            # Their money page, for the player themself and organisers (a visitor's cached copy
+            # never has it: visitors may not read it).
+            money_link=may_see_player_money(self.request.user, player),
             **self.season_context(),
             data=data,
             points_chart=mark_safe(  # noqa: S308 - standings.charts escapes every text it draws

@@ -24,6 +24,7 @@ from club.export import csv_response, requested_format
 from club.forms import CheckInForm
 from club.models import CheckIn
 from club.selectors import (
+    banner_session,
     checkin_candidates,
     next_session,
     session_checkins,
@@ -47,6 +48,8 @@ from money.selectors import (
     settle_blockers,
     skunk_coin_lines,
 )
+from scoring.selectors import judges_queue
+from scoring.services import JUDGE_PERMISSION
 
 
 class HomeView(ClubMixin, TemplateView):
@@ -56,10 +59,23 @@ class HomeView(ClubMixin, TemplateView):
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
         if self.club is not None:
+            user = self.request.user
             context["next_session"] = next_session(self.club)
+            # The banner links to the session open for it (web:session), for those who read it.
+            if self.club.standings_public or user.has_perm("club.view_session"):
+                session = banner_session(self.club)
+                context["banner_session"] = session
+                # Moved off the club's usual day: the banner shows the session's own date.
+                moved = session is not None and session.date != context["next_session"].day
+                context["banner_moved"] = moved
             context["player_count"] = self.club.players.filter(active=True).count()
             # "Find your table": the member's seat in their current round (games.selectors).
-            context["your_table"] = member_table(self.club, member_player_id(self.request.user))
+            player_id = member_player_id(user)
+            context["your_table"] = member_table(self.club, player_id)
+            # A member's own money page (money.selectors.may_see_player_money: their own).
+            context["money_player_id"] = player_id if user.has_perm("club.view_player") else None
+            if user.has_perm(JUDGE_PERMISSION):  # judges and organisers: the disputes queue
+                context["disputes_waiting"] = judges_queue(self.club).count()
             context["today"] = timezone.localdate()
         return context
 

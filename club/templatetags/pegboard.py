@@ -1,8 +1,12 @@
-"""Template filters: `cents` formats integer cents as money (25¢, $3.25, -$0.50)."""
+"""Template filters: `cents` formats integer cents as money (25¢, $3.25, -$0.50); `person` names
+a login as people know them (club.names); `table_mode` reads a table mode ("singles") as its
+label."""
 
 from django import template
 
+from club.models import TableMode
 from club.money import format_cents
+from club.names import person_name
 
 register = template.Library()
 
@@ -12,3 +16,19 @@ def cents(value) -> str:
     if value is None or value == "":
         return ""
     return format_cents(int(value))
+
+
+@register.filter
+def person(user, club=None) -> str:
+    """`{{ checkin.paid_by|person:club }}`: the player's name of that login in the club, else its
+    full name, else its username."""
+    return person_name(user, club or None)
+
+
+@register.filter
+def table_mode(value) -> str:
+    """`{{ rules.table_mode|table_mode }}`: "Singles (2-player tables, ...)", not "singles"."""
+    try:
+        return TableMode(value).label
+    except ValueError:
+        return value

@@ -68,8 +68,8 @@ def file_claim(page, base, game, *, kind, points, hand="", starter="", plays=())
     if starter:
         page.get_by_label("Starter:").fill(starter)
     for row, (player, card) in enumerate(plays, start=1):
-        page.get_by_label(f"Card {row} laid by").select_option(label=player)
-        page.get_by_label(f"Card {row}", exact=True).fill(card)
+        page.get_by_label(f"Play {row}: who").select_option(label=player)
+        page.get_by_label(f"Play {row}: card").fill(card)
     page.get_by_role("button", name="File the claim").click()
 
 

@@ -73,3 +73,18 @@ def test_the_payout_sheet_prints_the_sum_of_its_rows_not_the_pot_twice(client, m
     sheet = client.get(f"/club/sessions/{finished.pk}/settlement/").content.decode()
     assert 'data-testid="pot">$1.25<' in sheet
     assert 'data-testid="paid-out">$1.50<' in sheet and 'data-testid="payout-total">$1.50<' in sheet
+
+
+def test_the_payout_sheet_names_who_settled_and_reopened_not_their_logins(client, club):
+    """Issue 16, point 4: "Settled by" and "reopened by" named the organiser's login."""
+    olive = UserFactory(role="organisers", username="olive", first_name="", last_name="")
+    PlayerFactory(club=club, user=olive, display_name="Olive Ashdown")
+    confirmer = UserFactory(role="organisers", club=club)
+    finished = run_session(club, olive, confirmer, players=4, rounds=1)
+    session_settle(session=finished, actor=olive)
+    client.force_login(olive)
+    client.post(f"/club/sessions/{finished.pk}/reopen/", {"reason": "Recount table 1"})
+    session_settle(session=finished, actor=olive)
+    sheet = client.get(f"/club/sessions/{finished.pk}/settlement/").content.decode()
+    assert "Settled by Olive Ashdown at" in sheet and "reopened by Olive Ashdown" in sheet
+    assert "by olive" not in sheet

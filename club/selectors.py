@@ -21,6 +21,7 @@ from django.utils import timezone
 
 from club.models import AuditEntry, CheckIn, Club, LoginLink, Player, Session, SessionState
 from club.money import owed_cents_expression
+from club.names import player_name_of
 
 
 def club_for_user(user) -> Club | None:
@@ -130,7 +131,7 @@ def session_checkins(session) -> QuerySet[CheckIn]:
     return (
         CheckIn.objects.filter(session=session)
         .select_related("player", "paid_by")
-        .prefetch_related("paid_by__players")  # "Paid to <name>" (club.names)
+        .annotate(paid_by_name=player_name_of("paid_by", session.club_id))  # "Paid to <name>"
         .order_by(Lower("player__display_name"))
     )
 

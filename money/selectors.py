@@ -16,6 +16,7 @@ from django.urls import reverse
 
 from club.models import CheckIn, Session, SessionState
 from club.money import owed_cents_expression
+from club.names import player_name_of
 from games.models import Game, ResultLine, ResultState
 from money.models import LedgerEntry, Payout, Pot, Settlement, SettlementState, SkunkCoin
 from scoring.models import Claim, ClaimKind, OutcomeKind
@@ -156,7 +157,7 @@ def skunk_coin_lines(session: Session) -> list[CoinLine]:
         (coin.game_id, coin.player_id): coin
         for coin in SkunkCoin.objects.filter(session=session)
         .select_related("game__round", "player", "paid_by")
-        .prefetch_related("paid_by__players")
+        .annotate(paid_by_name=player_name_of("paid_by", session.club_id))  # "Paid to <name>"
     }
     coins = []
     for key in owed.keys() | paid.keys():

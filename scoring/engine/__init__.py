@@ -5,6 +5,7 @@ Terms used across the package (each module defines its own in full):
 - *hand* / *crib* / *starter*: the cards counted in the show (``hand``); the count of a hand or crib
   is its *total*, made of *items* (each fifteen, pair, run, flush, his nobs).
 - *play*: the pegging, recorded as ``(seat, card)`` in the order laid (``play``).
+- *discard values*: what each way of laying away is worth to the hand and the crib (``discard``).
 - *distribution*: how many of the 12,994,800 (hand, starter) pairs make each total.
 - ``ENGINE_VERSION`` is stored with every computed claim; it is bumped whenever any count this
   package produces could change.
@@ -13,6 +14,7 @@ The rule texts and every decision where they differ: docs/scoring-engine.md.
 """
 
 from .cards import DECK, SUIT_SYMBOLS, SUITS, Card, format_cards, parse_card, parse_cards
+from .discard import DiscardValue, discard_values
 from .distribution import TOTAL_HANDS, Rarity, hand_distribution, rarity
 from .errors import CardError, PlayError, ScoringError
 from .hand import (
@@ -53,6 +55,7 @@ __all__ = [
     "Card",
     "CardError",
     "Combination",
+    "DiscardValue",
     "HandScore",
     "LeadRule",
     "PlayError",
@@ -63,6 +66,7 @@ __all__ = [
     "ScoreItem",
     "ScoringError",
     "default_lead_rule",
+    "discard_values",
     "format_cards",
     "hand_distribution",
     "hand_total",

@@ -22,6 +22,12 @@ def test_bench_prints_the_figures_as_json():
     for key in ("hand_total_per_second", "score_hand_per_second", "play_phases_per_second"):
         assert engine[key] > 0
     assert 0 < engine["distribution_seconds"] < 60
+    for size, target in (("6_cards", 100), ("5_cards", 500)):  # issue 17: the discard engine
+        discard = engine["discard"][size]
+        assert discard["hands"] == 20 and discard["target_ms"] == target
+        assert 0 < discard["median_ms"] <= discard["worst_ms"]
+        assert discard["meets_target"] == (discard["worst_ms"] <= target)
+        assert report["targets"][f"discard_{size}_under_{target}_ms"] == discard["meets_target"]
     counter = report["hand_counter"]
     assert counter["requests"] == 20
     assert 0 < counter["median_ms"] <= counter["p95_ms"]
@@ -74,7 +80,11 @@ def test_the_history_benchmarks_run_end_to_end(monkeypatch):
 
 def fake_report(pages: dict) -> dict:
     return {
-        "engine": {"score_hand_per_second": 300_000, "distribution_seconds": 1},
+        "engine": {
+            "score_hand_per_second": 300_000,
+            "distribution_seconds": 1,
+            "discard": {"6_cards": {"target_ms": 100, "meets_target": True}},
+        },
         "draw": {"under_target": True},
         "pages": pages,
         "standings_throughput": {"meets_target": True},

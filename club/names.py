@@ -24,6 +24,12 @@ def _club_id(club: Club | int | None) -> int | None:
     return club.pk if isinstance(club, Club) else club
 
 
+def login_name(user) -> str:
+    """A login's own name for a person's name when no player of the club names it: its full
+    name, else its username."""
+    return user.get_full_name() or user.get_username()
+
+
 def person_name(user, club: Club | int | None = None) -> str:
     """The person's name of a login (see the module's terms); "" for nobody. With `club`, only a
     player of that club names them; without, the login's player, wherever it plays."""
@@ -33,7 +39,7 @@ def person_name(user, club: Club | int | None = None) -> str:
     for player in user.players.all():  # prefetched on the pages that name many people
         if club_id is None or player.club_id == club_id:
             return player.display_name
-    return user.get_full_name() or user.get_username()
+    return login_name(user)
 
 
 def player_name_of(field: str, club: Club | int) -> Subquery:
@@ -56,6 +62,4 @@ def people_names(user_ids: Iterable[int], club: Club | int) -> dict[int, str]:
         .objects.filter(pk__in=ids)
         .annotate(player_name=Subquery(player.values("display_name")[:1]))
     )
-    return {
-        user.pk: user.player_name or user.get_full_name() or user.get_username() for user in users
-    }
+    return {user.pk: user.player_name or login_name(user) for user in users}

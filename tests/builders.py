@@ -11,6 +11,8 @@ import datetime as dt
 import random
 from dataclasses import dataclass
 
+from django.urls import reverse
+
 from club import services as club_services
 from club.models import Player, Session
 from games import services as game_services
@@ -86,3 +88,14 @@ def make_table(*, muggins: bool = True, roles=("players", "players")) -> Table:
         players=[seat.player for seat in seats],
         users=[seat.player.user for seat in seats],
     )
+
+
+def house_rules_post(client) -> dict:
+    """What the house rules form posts unchanged for the logged-in organiser of `client`: every
+    field's current value, ticked boxes as "on" (unticked ones left out, as a browser does)."""
+    form = client.get(reverse("club:rules_edit")).context["form"]
+    return {
+        field.name: ("on" if field.value() is True else field.value())
+        for field in form
+        if field.value() is not None and field.value() is not False
+    }

@@ -6,7 +6,7 @@ from django import template
 
 from club.models import TableMode
 from club.money import format_cents
-from club.names import person_name
+from club.names import login_name, person_name
 
 register = template.Library()
 
@@ -23,6 +23,15 @@ def person(user, club=None) -> str:
     """`{{ checkin.paid_by|person:club }}`: the player's name of that login in the club, else its
     full name, else its username."""
     return person_name(user, club or None)
+
+
+@register.filter
+def or_login(player_name: str | None, user) -> str:
+    """`{{ checkin.paid_by_name|or_login:checkin.paid_by }}`: a person's name annotated on a list's
+    rows (club.names.player_name_of), else the login's own name; "" for nobody."""
+    if player_name:
+        return player_name
+    return login_name(user) if user is not None else ""
 
 
 @register.filter

@@ -17,7 +17,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from .errors import CardError
+from .errors import CardError, ScoringError
 
 SUITS: tuple[str, ...] = ("S", "H", "D", "C")
 SUIT_SYMBOLS: dict[str, str] = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
@@ -114,6 +114,16 @@ def parse_cards(text: str | Iterable[str | Card]) -> list[Card]:
     else:
         parts = text
     return [parse_card(part) for part in parts]
+
+
+def check_distinct(cards: Iterable[Card], what: str) -> None:
+    """Raise ScoringError naming the first card that is twice in ``cards`` ("the hand", ...)."""
+    cards = tuple(cards)
+    seen: set[Card] = set()
+    for card in cards:
+        if card in seen:
+            raise ScoringError(f"{card} is twice in {what}: {format_cards(cards)}")
+        seen.add(card)
 
 
 def format_cards(cards: Iterable[Card]) -> str:

@@ -55,7 +55,7 @@ from fractions import Fraction
 from itertools import combinations, combinations_with_replacement
 from math import comb
 
-from .cards import DECK, JACK, SUITS, Card, format_cards, parse_cards
+from .cards import DECK, JACK, SUITS, Card, check_distinct, format_cards, parse_cards
 from .errors import ScoringError
 from .hand import RANK_TABLE, hand_total
 
@@ -123,11 +123,7 @@ def check_deal(cards: Sequence[Card | str] | str, players: int) -> tuple[Card, .
             f"at {players} players each is dealt {dealt} cards, not {len(hand)}: "
             f"{format_cards(hand) or 'no cards'}"
         )
-    seen: set[Card] = set()
-    for card in hand:
-        if card in seen:
-            raise ScoringError(f"{card} is twice in the dealt hand: {format_cards(hand)}")
-        seen.add(card)
+    check_distinct(hand, "the dealt hand")
     return hand
 
 

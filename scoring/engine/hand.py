@@ -27,7 +27,7 @@ from functools import cache, cached_property
 from itertools import combinations, combinations_with_replacement
 from math import comb
 
-from .cards import JACK, Card, format_cards, parse_card, parse_cards
+from .cards import JACK, Card, check_distinct, format_cards, parse_card, parse_cards
 from .errors import ScoringError
 
 IMPOSSIBLE_HAND_TOTALS: frozenset[int] = frozenset({19, 25, 26, 27})
@@ -163,12 +163,8 @@ def check_hand(
             f"a hand has 4 cards (3 in five-card cribbage), not {len(cards)}: "
             f"{format_cards(cards) or 'no cards'}"
         )
-    seen: set[Card] = set()
-    for card in cards:
-        if card in seen:
-            raise ScoringError(f"{card} is twice in the {what}: {format_cards(cards)}")
-        seen.add(card)
-    if start in seen:
+    check_distinct(cards, f"the {what}")
+    if start in cards:
         raise ScoringError(f"the starter {start} is also in the {what}: {format_cards(cards)}")
     return cards, start
 

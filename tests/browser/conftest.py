@@ -78,3 +78,12 @@ def go_to(page, link: str) -> None:
     if toggle.is_visible() and toggle.get_attribute("aria-expanded") != "true":
         toggle.click()
     page.get_by_role("navigation", name="Main").get_by_role("link", name=link).click()
+
+
+def log_in(page, base: str, username: str, password: str = "pegboard-demo") -> None:
+    """Log in through the login page, as a person would, and wait until it has let them in."""
+    page.goto(f"{base}/login/")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password").fill(password)
+    page.get_by_role("button", name="Log in").click()
+    page.wait_for_url(lambda url: "/login/" not in url)

@@ -30,6 +30,8 @@ from tests.demo_snapshot import load_demo
 PASSWORD = "pegboard-demo"
 ROLES = ("public", "table", "player", "judge", "organiser", "b_organiser")
 LOGINS = {"player": "player", "judge": "judge", "organiser": "organiser", "b_organiser": "b-olive"}
+# Patterns that show the other club (Riverside), whose large type setting stays off.
+OTHER_CLUBS_PAGES = {"welcome@form"}
 # URL names that are not HTML pages for a person to read: a health check (JSON), a CSV download,
 # htmx's fragment of the board (a browser is sent to the board), a one-time link's address (it
 # redirects at once to the welcome page, which is crawled), and POST-only actions.

@@ -11,6 +11,7 @@ from playwright.sync_api import expect
 from club import services as club_services
 from games import services as game_services
 from scoring.models import Claim
+from tests.browser.conftest import log_in
 from tests.browser.test_table_link import RECORD_VIOLATIONS
 from tests.factories import PASSWORD, ClubFactory, PlayerFactory, UserFactory
 
@@ -35,10 +36,7 @@ def open_form(browser, base, game, *, javascript=True):
     context.add_init_script(RECORD_VIOLATIONS)
     page = context.new_page()
     page.set_default_timeout(10_000)
-    page.goto(f"{base}/login/")
-    page.get_by_label("Username").fill("olive")
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Log in").click()
+    log_in(page, base, "olive", PASSWORD)
     page.goto(base + reverse("scoring:claim_new", args=[game.pk]))
     return page
 

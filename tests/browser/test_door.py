@@ -10,6 +10,7 @@ from playwright.sync_api import expect
 
 from club import services as club_services
 from club.models import Club
+from tests.browser.conftest import log_in
 from tests.browser.test_thursday import EXISTING
 from tests.demo_snapshot import load_demo
 
@@ -32,11 +33,7 @@ def organiser_page(browser, base: str, *, scripts: bool = True):
     )
     page = context.new_page()
     page.set_default_timeout(10_000)
-    page.goto(f"{base}/login/")
-    page.get_by_label("Username").fill("organiser")
-    page.get_by_label("Password").fill("pegboard-demo")
-    page.get_by_role("button", name="Log in").click()
-    expect(page.get_by_test_id("role")).to_be_visible()
+    log_in(page, base, "organiser")
     return page
 
 

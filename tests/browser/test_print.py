@@ -29,7 +29,7 @@ from club import services as club_services
 from club.models import Club, Session
 from games import services as game_services
 from money.services import session_settle
-from tests.browser.conftest import ARTIFACTS
+from tests.browser.conftest import ARTIFACTS, log_in
 from tests.browser.crawl_world import PASSWORD, build_world
 from tests.builders import run_session
 from tests.factories import PlayerFactory
@@ -73,14 +73,6 @@ NAMES = [
 def pdf_pages(pdf: bytes) -> int:
     """The number of pages in a PDF: its /Type /Page objects (not the /Pages tree)."""
     return len(re.findall(rb"/Type\s*/Page[^s]", pdf))
-
-
-def log_in(page, base: str) -> None:
-    page.goto(f"{base}/login/")
-    page.get_by_label("Username").fill("organiser")
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Log in").click()
-    expect(page.get_by_test_id("role")).to_have_text("organiser")
 
 
 def print_sheets(page, base: str, path: str, name: str) -> dict:
@@ -138,7 +130,7 @@ def organiser_browser(browser, live_server):
     def log_in_page():
         page = context.new_page()
         page.set_default_timeout(10_000)
-        log_in(page, live_server.url)
+        log_in(page, live_server.url, "organiser", PASSWORD)
         return page
 
     yield log_in_page

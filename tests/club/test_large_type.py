@@ -8,25 +8,17 @@ from django.urls import reverse
 
 from club.audit import ClubVerb
 from club.models import AuditEntry
+from tests.builders import house_rules_post
 from tests.factories import SessionFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
-
-
-def rules_form_post(client) -> dict:
-    form = client.get(reverse("club:rules_edit")).context["form"]
-    return {
-        f.name: ("on" if f.value() is True else f.value())
-        for f in form
-        if f.value() is not None and f.value() is not False
-    }
 
 
 def test_an_organiser_turns_on_large_type_for_the_club(client, club):
     organiser = UserFactory(role="organisers", club=club)
     client.force_login(organiser)
     assert 'class="large-type"' not in client.get(reverse("home")).content.decode()
-    posted = rules_form_post(client) | {"large_type": "on"}
+    posted = house_rules_post(client) | {"large_type": "on"}
 
     response = client.post(reverse("club:rules_edit"), posted, follow=True)
 

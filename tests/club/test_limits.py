@@ -14,6 +14,7 @@ from django.utils import timezone
 from club import services
 from club.audit import ClubVerb
 from club.models import MONEY_FIELDS, MONEY_LIMIT_CENTS, AuditEntry, CheckIn, Club, Session
+from tests.builders import house_rules_post
 from tests.factories import CheckInFactory, SessionFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -146,13 +147,7 @@ def test_a_drawn_session_can_be_neither_moved_nor_deleted(club, organiser):
 @pytest.mark.parametrize("value", [MONEY_LIMIT_CENTS + 1, 2**31 - 1, 2**63 - 1])
 def test_money_over_100_dollars_is_refused_by_the_rules_form(client, club, organiser, field, value):
     client.force_login(organiser)
-    form = client.get(reverse("club:rules_edit")).context["form"]
-    posted = {
-        name: ("on" if bound.value() is True else bound.value())
-        for name, bound in ((f.name, f) for f in form)
-        if bound.value() not in (None, False)
-    }
-    posted[field] = str(value)
+    posted = house_rules_post(client) | {field: str(value)}
 
     response = client.post(reverse("club:rules_edit"), posted)
 

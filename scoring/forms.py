@@ -8,6 +8,7 @@ save once.
 from django import forms
 
 from club.web import OneTimeFormMixin
+from scoring.discarding import MINE, THEIRS, DiscardAdvice, advise
 from scoring.engine import CardError, ScoringError, parse_card, parse_cards
 from scoring.models import ClaimKind
 from scoring.selectors import CountedHand, count_hand
@@ -50,6 +51,50 @@ class HandCounterForm(forms.Form):
             except ScoringError as error:
                 field = "starter" if "starter" in str(error).lower() else "hand"
                 self.add_error(field, str(error))
+        return data
+
+
+class DiscardForm(forms.Form):
+    """The discard advisor's question: the dealt hand, the players at the table, whose crib."""
+
+    cards = forms.CharField(
+        max_length=120,
+        label="Dealt hand",
+        help_text="Six cards at two players, five at three or four, e.g. 5H 5C JD 6S 4C KH.",
+        widget=forms.TextInput(attrs={"autocomplete": "off", "spellcheck": "false"}),
+    )
+    players = forms.TypedChoiceField(
+        coerce=int,
+        choices=[(2, "2 players"), (3, "3 players"), (4, "4 players (partners)")],
+        initial=2,
+        label="Players",
+    )
+    whose = forms.ChoiceField(
+        choices=[(MINE, "Mine: I deal (or my partner does)"), (THEIRS, "An opponent's")],
+        initial=MINE,
+        label="Whose crib",
+        widget=forms.RadioSelect,
+    )
+
+    DEFAULTS = {"players": "2", "whose": MINE}
+
+    def __init__(self, data=None, *args, **kwargs):
+        if data is not None:  # a shared address may name the cards alone: two players, my crib
+            data = data.copy()
+            for name, default in self.DEFAULTS.items():
+                if not data.get(name):
+                    data[name] = default
+        super().__init__(data, *args, **kwargs)
+
+    def clean(self):
+        data = super().clean()
+        if not self.errors:
+            try:
+                self.advice: DiscardAdvice = advise(
+                    data["cards"], whose=data["whose"], players=data["players"]
+                )
+            except ScoringError as error:
+                self.add_error("cards", str(error))
         return data
 
 

@@ -8,6 +8,7 @@ app_name = "scoring"
 
 urlpatterns = [
     path("counter/", views.HandCounterView.as_view(), name="counter"),
+    path("discard/", views.DiscardAdvisorView.as_view(), name="discard"),
     path("games/<int:pk>/claims/new/", views.ClaimCreateView.as_view(), name="claim_new"),
     path("claims/<int:pk>/", views.ClaimDetailView.as_view(), name="claim"),
     path("claims/<int:pk>/muggins/", views.MugginsView.as_view(), name="muggins"),

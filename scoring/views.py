@@ -1,8 +1,9 @@
-"""Views of the scoring app: the public hand counter; claims, muggins calls, disputes, rulings
-and appeals; the judges' queue and a session's disputes report.
+"""Views of the scoring app: the public hand counter and discard advisor; claims, muggins calls,
+disputes, rulings and appeals; the judges' queue and a session's disputes report.
 
-The counter answers a plain GET form (works without JavaScript); with JavaScript the page asks
-for just the result fragment (header `X-Requested-With: fetch`) and swaps it in without a reload.
+The counter and the advisor answer a plain GET form (works without JavaScript); with JavaScript
+the page asks for just the result fragment (header `X-Requested-With: fetch`) and swaps it in
+without a reload.
 """
 
 from django.contrib import messages
@@ -22,6 +23,7 @@ from scoring.engine.cards import SUIT_NAMES
 from scoring.forms import (
     ClaimForm,
     ConfirmCardsForm,
+    DiscardForm,
     HandCounterForm,
     MugginsForm,
     RulingForm,
@@ -33,9 +35,16 @@ from scoring.selectors import game_claims, judges_queue, session_claims
 FRAGMENT_HEADER = "fetch"
 
 
-class HandCounterView(TemplateView):
-    template_name = "scoring/counter.html"
-    fragment_template_name = "scoring/includes/count_result.html"
+class CardToolView(TemplateView):
+    """A public page that answers a GET form about cards (the hand counter, the discard advisor):
+    the whole page without JavaScript; just the answer's fragment for the page's script (header
+    `X-Requested-With: fetch`). Subclasses name the form, which GET field asks the question and
+    what of the valid form is the answer."""
+
+    form_class: type
+    asks: tuple[str, ...]
+    answer_name: str
+    fragment_template_name: str
 
     def is_fragment(self) -> bool:
         return self.request.headers.get("X-Requested-With") == FRAGMENT_HEADER
@@ -43,17 +52,44 @@ class HandCounterView(TemplateView):
     def get_template_names(self):
         return [self.fragment_template_name if self.is_fragment() else self.template_name]
 
+    def answer(self, form):
+        raise NotImplementedError
+
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
-        asked = "hand" in self.request.GET or "starter" in self.request.GET
-        form = HandCounterForm(self.request.GET if asked else None)
+        asked = any(name in self.request.GET for name in self.asks)
+        form = self.form_class(self.request.GET if asked else None)
         context["form"] = form
         context["fragment"] = self.is_fragment()
-        context["counted"] = form.counted if asked and form.is_valid() else None
+        context[self.answer_name] = self.answer(form) if asked and form.is_valid() else None
         context["suits"] = [
             (SUIT_NAMES[suit], [card for card in DECK if card.suit == suit]) for suit in SUITS
         ]
         return context
+
+
+class HandCounterView(CardToolView):
+    template_name = "scoring/counter.html"
+    fragment_template_name = "scoring/includes/count_result.html"
+    form_class = HandCounterForm
+    asks = ("hand", "starter")
+    answer_name = "counted"
+
+    def answer(self, form):
+        return form.counted
+
+
+class DiscardAdvisorView(CardToolView):
+    """The discard advisor (issue 17): every lay-away of a dealt hand, best first."""
+
+    template_name = "scoring/discard.html"
+    fragment_template_name = "scoring/includes/discard_result.html"
+    form_class = DiscardForm
+    asks = ("cards",)
+    answer_name = "advice"
+
+    def answer(self, form):
+        return form.advice
 
 
 def game_claims_panel(request, game: Game) -> dict:

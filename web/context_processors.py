@@ -21,7 +21,11 @@ def navigation(request) -> list[tuple[str, str]]:
     public = bool(club and club.standings_public)
     if public or user.has_perm("club.view_session"):
         items += [("Standings", "standings:season"), ("Sessions", "club:sessions")]
-    items += [("Hand counter", "scoring:counter"), ("House rules", "club:rules")]
+    items += [
+        ("Hand counter", "scoring:counter"),
+        ("Discard advisor", "scoring:discard"),
+        ("House rules", "club:rules"),
+    ]
     if user.has_perm("club.view_player"):
         items.append(("Players", "club:players"))
     if user.has_perm("scoring.rule_dispute"):

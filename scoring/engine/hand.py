@@ -253,6 +253,23 @@ def hand_items(hand: Sequence[Card], starter: Card, *, crib: bool = False) -> tu
     return tuple(items)
 
 
+def held_items(cards: Sequence[Card]) -> tuple[ScoreItem, ...]:
+    """What cards score on their own, before any starter: the fifteens, runs and pairs among them
+    and, for four cards of one suit, the hand's flush of 4. No nobs (it needs the starter).
+
+    The discard advisor says what a kept hand already holds ("keeps fifteen-6 and a run of 3").
+    Inputs must already be validated (distinct cards).
+    """
+    ordered = sorted(cards, key=_card_index)
+    items = [
+        ScoreItem(kind, tuple([ordered[i] for i in positions]), points)
+        for kind, positions, points in _rank_template(tuple([card.rank for card in ordered]))
+    ]
+    if len(ordered) >= 4 and len({card.suit for card in ordered}) == 1:
+        items.append(ScoreItem("flush", tuple(ordered), len(ordered)))
+    return tuple(items)
+
+
 # ---------------------------------------------------------------------------------------------
 # Groups and the spoken count
 # ---------------------------------------------------------------------------------------------

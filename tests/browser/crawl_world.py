@@ -100,6 +100,7 @@ def build_world() -> World:
         "games:game@draft": reverse("games:game", args=[drafted.pk]),
         "games:game@in_play": reverse("games:game", args=[in_play.pk]),
         "scoring:counter": reverse("scoring:counter"),
+        "scoring:discard@advice": reverse("scoring:discard") + "?cards=5H+5C+JD+6S+4C+KH",
         "scoring:claim_new": reverse("scoring:claim_new", args=[in_play.pk]),
         "scoring:claim@disputed": reverse("scoring:claim", args=[claim.pk]),
         "scoring:claim@settled": reverse("scoring:claim", args=[settled_claim.pk]),

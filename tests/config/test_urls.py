@@ -49,6 +49,7 @@ OLD_URLS = (
     ("games:result_confirm", "games/<int:pk>/results/<int:result>/confirm/"),
     ("games:result_correct", "games/<int:pk>/correct/"),
     ("scoring:counter", "scoring/counter/"),
+    ("scoring:discard", "scoring/discard/"),
     ("scoring:claim_new", "scoring/games/<int:pk>/claims/new/"),
     ("scoring:claim", "scoring/claims/<int:pk>/"),
     ("scoring:muggins", "scoring/claims/<int:pk>/muggins/"),

@@ -88,9 +88,11 @@ def test_the_500_page_is_styled_from_the_stylesheet():
     assert not inline_in(html)
 
 
-def test_the_hand_counter_loads_its_script_from_the_site(club):
-    html = Client().get(reverse("scoring:counter")).content.decode()
-    assert re.search(r'<script src="/static/js/counter\.js"', html)
+@pytest.mark.parametrize(("page", "script"), [("counter", "counter"), ("discard", "discard")])
+def test_the_card_tools_load_their_scripts_from_the_site(club, page, script):
+    html = Client().get(reverse(f"scoring:{page}")).content.decode()
+    assert re.search(r'<script src="/static/js/card-picker\.js"', html)
+    assert re.search(rf'<script src="/static/js/{script}\.js"', html)
 
 
 def source_files():

@@ -1,6 +1,6 @@
-"""Hostile GET requests: the hand counter's query, every GET page's query string, the paging
-and sorting parameters of every table, and ids beyond the integer columns in every URL. None gets
-a 500, and every HTML response is inert.
+"""Hostile GET requests: the hand counter's and the discard advisor's queries, every GET page's
+query string, the paging and sorting parameters of every table, and ids beyond the integer
+columns in every URL. None gets a 500, and every HTML response is inert.
 """
 
 from __future__ import annotations
@@ -14,9 +14,18 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from club.models import CheckIn
-from scoring.forms import HandCounterForm
+from scoring.forms import DiscardForm, HandCounterForm
 from tests.security.hostile_checks import FUZZ, assert_inert
-from tests.security.hostile_values import BOOL, CARD, EXTRA_KEYS, HAND, HOSTILE, MISSING
+from tests.security.hostile_values import (
+    BAD_CARDS,
+    BOOL,
+    CARD,
+    CARDS,
+    EXTRA_KEYS,
+    HAND,
+    HOSTILE,
+    MISSING,
+)
 from tests.security.hostile_world import url_of
 from tests.security.hostile_world_base import World, confirm_all, open_dispute
 from tests.web.test_pages import COLUMNS, PAGES, named_urls
@@ -48,6 +57,39 @@ def test_hand_counter_answers_hostile_queries(client, db, hand, starter, crib, f
     if form is not None and form.is_valid():
         total = form.counted.score.total
         assert f'data-testid="count-total">{total}<' in response.content.decode()
+
+
+DEALT = st.one_of(
+    st.lists(st.sampled_from(CARDS + BAD_CARDS), min_size=4, max_size=7).map(" ".join),
+    st.sampled_from(("5H 5C JD 6S 4C KH", "5H 5C JD 6S 4C", "5H 5H JD 6S 4C KH")),
+    HOSTILE,
+)
+
+
+@FUZZ
+@given(
+    cards=st.one_of(st.just(MISSING), DEALT),
+    players=st.one_of(st.just(MISSING), st.sampled_from(("2", "3", "4", "5", "1", "")), HOSTILE),
+    whose=st.one_of(st.just(MISSING), st.sampled_from(("mine", "theirs", "")), HOSTILE),
+    fragment=st.booleans(),
+)
+def test_discard_advisor_answers_hostile_queries(client, db, cards, players, whose, fragment):
+    query = {
+        key: value
+        for key, value in (("cards", cards), ("players", players), ("whose", whose))
+        if value is not MISSING
+    }
+    headers = {"X-Requested-With": "fetch"} if fragment else {}
+    response = client.get(reverse("scoring:discard"), query, headers=headers)
+    assert response.status_code == 200
+    assert_inert(response)
+    form = DiscardForm(query) if "cards" in query else None
+    html = response.content.decode()
+    if form is not None and form.is_valid():
+        assert html.count('data-testid="discard-row"') == len(form.advice.rows)
+    elif form is not None:
+        assert 'data-testid="discard-row"' not in html
+        assert 'data-testid="discard-errors"' in html or "field--error" in html
 
 
 ORGANISER = COLUMNS.index("organiser")

@@ -43,6 +43,7 @@ PAGES = {
     "health": (200, 200, 200, 200, 200, 200, 200),
     "home": (200, 200, 200, 200, 200, 200, 200),
     "scoring:counter": (200, 200, 200, 200, 200, 200, 200),
+    "scoring:discard": (200, 200, 200, 200, 200, 200, 200),
     "login": (200, 302, 302, 302, 302, 302, 302),
     "club:rules": (200, 200, 200, 200, 200, 200, 200),
     "club:rules_edit": (LOGIN, 403, 403, 200, 403, 200, 403),
@@ -407,6 +408,7 @@ ALL_NAV = [
     "Standings",
     "Sessions",
     "Hand counter",
+    "Discard advisor",
     "House rules",
     "Players",
     "Disputes",
@@ -415,8 +417,8 @@ ALL_NAV = [
     "Lock-outs",
 ]
 NAV = {
-    "public": ["Home", "Standings", "Sessions", "Hand counter", "House rules"],
-    "player": ["Home", "Standings", "Sessions", "Hand counter", "House rules", "Players"],
+    "public": ALL_NAV[: ALL_NAV.index("House rules") + 1],
+    "player": ALL_NAV[: ALL_NAV.index("Players") + 1],
     "judge": [label for label in ALL_NAV if label not in ("Ledger", "Lock-outs")],
     "organiser": ALL_NAV,
 }

@@ -29,6 +29,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import groupby
 
+from django.db import connection
 from django.db.models import OuterRef, Q, Subquery
 from openskill.models import PlackettLuce
 
@@ -37,7 +38,26 @@ from games.models import ResultLine, ResultState
 from standings.models import GameRating
 
 MODEL = PlackettLuce()
-BATCH = 1000
+BATCH = 5000
+# The columns a replay writes, the club first (the rest are `rate_game`'s keys).
+RATED_FIELDS = (
+    "club_id",
+    "session_id",
+    "game_id",
+    "player_id",
+    "date",
+    "round_number",
+    "table",
+    "side",
+    "rank",
+    "won",
+    "games",
+    "mu_before",
+    "sigma_before",
+    "mu_after",
+    "sigma_after",
+    "win_chance",
+)
 
 
 @dataclass(frozen=True)
@@ -139,11 +159,22 @@ class Tables:
 TABLES = Tables()
 
 
+def from_session(since, session: str = "session_id") -> Q:
+    """Rows of `since` and of later sessions in the replay order (date, then session id). The
+    plain `date__gte` lets the database use its (club, date) indexes."""
+    return Q(date__gte=since.date) & (Q(date__gt=since.date) | Q(**{f"{session}__gte": since.pk}))
+
+
+def before_session(since) -> Q:
+    """Rows of the sessions before `since` in the replay order."""
+    return Q(date__lte=since.date) & (Q(date__lt=since.date) | Q(session_id__lt=since.pk))
+
+
 def _sessions_from(club_id: int, since, tables: Tables):
     """The club's sessions from `since` on in the replay order (all of them without it)."""
     sessions = tables.session.objects.filter(club_id=club_id)
     if since is not None:
-        sessions = sessions.filter(Q(date__gt=since.date) | Q(date=since.date, pk__gte=since.pk))
+        sessions = sessions.filter(from_session(since, "pk"))
     return sessions
 
 
@@ -199,9 +230,8 @@ def state_before(
 ) -> dict[int, State]:
     """Each player's state as it stood before `since` (their last row of an earlier session);
     players with no such row are left out (they start at START)."""
-    earlier = Q(date__lt=since.date) | Q(date=since.date, session_id__lt=since.pk)
     last = (
-        tables.rating.objects.filter(earlier, player_id=OuterRef("pk"))
+        tables.rating.objects.filter(before_session(since), player_id=OuterRef("pk"))
         .order_by("-date", "-session_id", "-round_number", "-table", "-game_id")
         .values("pk")[:1]
     )
@@ -227,13 +257,37 @@ def replay_from(club_id: int, since=None, tables: Tables = TABLES) -> Replayed:
     replay its rated games from there. Call inside a transaction (standings.services)."""
     old = tables.rating.objects.filter(club_id=club_id)
     if since is not None:
-        old = old.filter(Q(date__gt=since.date) | Q(date=since.date, session_id__gte=since.pk))
+        old = old.filter(from_session(since))
     old.delete()
     games = rated_games(club_id, since, tables)
     state: dict[int, State] = {}
     if since is not None and games:
         players = {p for game in games for side in game.sides for p in side.players}
         state = state_before(club_id, since, players, tables)
-    rows = [tables.rating(club_id=club_id, **fields) for fields in replay(games, state)]
-    tables.rating.objects.bulk_create(rows, batch_size=BATCH)
-    return Replayed(games=len(games), rows=len(rows))
+    written = insert_rows(tables.rating, club_id, replay(games, state))
+    return Replayed(games=len(games), rows=written)
+
+
+def insert_rows(model, club_id: int, rows: Iterable[dict]) -> int:
+    """Insert rating rows given as `rate_game`'s fields, in batches of one statement each: plain
+    values (floats, ints, dates, booleans) straight to the database, without a model instance
+    per row (a rebuild writes over a hundred thousand). Returns how many."""
+    fields = [model._meta.get_field(name) for name in RATED_FIELDS]
+    quote = connection.ops.quote_name
+    sql = "INSERT INTO {} ({}) VALUES ({})".format(
+        quote(model._meta.db_table),
+        ", ".join(quote(field.column) for field in fields),
+        ", ".join(["%s"] * len(fields)),
+    )
+    count = 0
+    batch = []
+    with connection.cursor() as cursor:
+        for row in rows:
+            batch.append((club_id, *(row[name] for name in RATED_FIELDS[1:])))
+            if len(batch) == BATCH:
+                cursor.executemany(sql, batch)
+                count, batch = count + len(batch), []
+        if batch:
+            cursor.executemany(sql, batch)
+            count += len(batch)
+    return count

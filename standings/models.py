@@ -51,7 +51,7 @@ class GameRating(models.Model):
     )
 
     class Meta:
-        ordering = ["date", "session", "round_number", "table", "game", "side", "player"]
+        ordering = ["date", "session_id", "round_number", "table", "game_id", "side", "player_id"]
         constraints = [
             models.UniqueConstraint(fields=["game", "player"], name="rating_one_per_player_game"),
             models.CheckConstraint(

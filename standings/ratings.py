@@ -269,9 +269,10 @@ def replay_from(club_id: int, since=None, tables: Tables = TABLES) -> Replayed:
 
 
 def insert_rows(model, club_id: int, rows: Iterable[dict]) -> int:
-    """Insert rating rows given as `rate_game`'s fields, in batches of one statement each: plain
+    """Insert rating rows given as `rate_game`'s fields, BATCH rows to an `executemany`: plain
     values (floats, ints, dates, booleans) straight to the database, without a model instance
-    per row (a rebuild writes over a hundred thousand). Returns how many."""
+    per row (a rebuild writes over a hundred thousand; the database's constraints still check
+    each row). Returns how many."""
     fields = [model._meta.get_field(name) for name in RATED_FIELDS]
     quote = connection.ops.quote_name
     sql = "INSERT INTO {} ({}) VALUES ({})".format(

@@ -50,7 +50,7 @@ class Migration(migrations.Migration):
                 ('session', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='club.session')),
             ],
             options={
-                'ordering': ['date', 'session', 'round_number', 'table', 'game', 'side', 'player'],
+                'ordering': ['date', 'session_id', 'round_number', 'table', 'game_id', 'side', 'player_id'],
                 'indexes': [models.Index(fields=['player', 'date', 'session', 'round_number', 'table', 'game'], name='rating_player_order'), models.Index(fields=['club', 'date', 'session'], name='rating_club_order')],
                 'constraints': [models.UniqueConstraint(fields=('game', 'player'), name='rating_one_per_player_game'), models.CheckConstraint(condition=models.Q(('sigma_after__gt', 0), ('sigma_before__gt', 0)), name='rating_sigma_positive'), models.CheckConstraint(condition=models.Q(('win_chance__gte', 0), ('win_chance__lte', 1)), name='rating_win_chance_a_probability'), models.CheckConstraint(condition=models.Q(('rank__gte', 1)), name='rating_rank_positive')],
             },

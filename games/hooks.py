@@ -1,5 +1,5 @@
 """Where the games app asks the apps above it: the game page's and the table page's panels,
-and what of theirs holds a round as drawn.
+what of theirs holds a round as drawn, and who must hear that a session's results changed.
 
 Terms:
 - panel: a section of the game page that belongs to another app (scoring lists the table's
@@ -17,6 +17,12 @@ Terms:
   is filed at table 2 of round 1"), or None. While any guard answers, the round's seats are
   not swapped and the round is not withdrawn (DESIGN.md "A Thursday, step by step", item 3):
   scoring's claims name their parties by the seats they were filed under.
+- results changed: a function `(session) -> None` an app above registers with
+  `register_results_changed`; every service that confirms a result, corrects a confirmed one or
+  confirms a round's drafts calls `results_changed(session)` inside its own transaction, after
+  its writes (and `refresh_session_totals`), so what the app keeps from the confirmed results
+  (standings' ratings) never disagrees with them. Redating or deleting a session and withdrawing
+  a round never change a confirmed result (they are refused once one exists), so they do not call.
 """
 
 from __future__ import annotations
@@ -27,6 +33,7 @@ from typing import Any
 
 from django.http import HttpRequest
 
+from club.models import Session
 from games.models import Game, Round
 
 PanelContext = Callable[[HttpRequest, Game], dict[str, Any] | None]
@@ -103,3 +110,21 @@ def round_holds(round_: Round) -> list[str]:
     """What the apps above attach to `round_`'s tables, one sentence each (empty: nothing).
     Called inside the changing service's transaction, after its locks."""
     return [hold for guard in _ROUND_GUARDS.values() if (hold := guard(round_))]
+
+
+ResultsChanged = Callable[[Session], None]
+
+_RESULTS_CHANGED: dict[str, ResultsChanged] = {}
+
+
+def register_results_changed(*, name: str, handler: ResultsChanged) -> None:
+    """Add what must follow a session's confirmed results (registering a name again replaces
+    it)."""
+    _RESULTS_CHANGED[name] = handler
+
+
+def results_changed(session: Session) -> None:
+    """Tell the apps above that `session`'s confirmed results changed (a result confirmed or
+    corrected). Called inside the changing service's transaction, after its writes."""
+    for handler in _RESULTS_CHANGED.values():
+        handler(session)

@@ -16,6 +16,9 @@ Terms:
   login that only an audit entry's `data` names keeps its id there, as written). Audit entries
   that belong to no club are site-wide and left out.
 
+The ratings (standings.models.GameRating) are not in the document: they are kept from the
+results, so restoring replays them (standings.services.ratings_restore).
+
 Restoring checks every row first (ops.backup_checks: the models' own validation, references
 inside the file, the money's sums, the house rules snapshots) and writes nothing when one breaks a
 rule; the file's logins lose their staff and superuser flags unless the caller keeps them
@@ -48,6 +51,7 @@ from django.utils import timezone
 
 from club.models import Club
 from ops.backup_checks import BrokenRow, check_backup
+from standings.services import ratings_restore
 
 FORMAT = "pegboard-club-backup"
 VERSION = 1
@@ -413,6 +417,9 @@ def restore_club(document: dict, *, with_staff: bool = False) -> Restored:
                 for sql in connection.ops.sequence_reset_sql(no_style(), restored):
                     cursor.execute(sql)
             club = Club.objects.get()
+            # The ratings are kept from the results, not backed up: replayed from the rows
+            # just restored (no audit entry: the file's audit trail is restored as it was).
+            ratings_restore(club=club)
     except IntegrityError as error:
         raise BackupError(f"The file's rows break a rule of the database: {error}") from None
     except DatabaseError as error:

@@ -1,4 +1,5 @@
-"""The benchmarks behind `make bench` that need a club history: page renders and throughput.
+"""The benchmarks behind `make bench` that need a club history: page renders and throughput (and,
+through ops.ratings_bench, the ratings).
 
 Terms:
 - history database: a SQLite file holding one club built by `manage.py seed_history`; the bench
@@ -212,6 +213,10 @@ def pages_in_child(database: Path, renders: int) -> dict:
     return json.loads(manage("bench", "--pages", f"--renders={renders}", database=database).strip())
 
 
+def ratings_in_child(database: Path) -> dict:
+    return json.loads(manage("bench", "--ratings", database=database).strip())
+
+
 def compare_pages(small: dict, large: dict, years: tuple[int, int]) -> dict:
     """Per page: both sizes' figures, the ratio of the 95th percentiles, and the targets."""
     one, ten = (f"{n}_year{'s' if n != 1 else ''}" for n in years)
@@ -338,7 +343,8 @@ def throughput(database: Path, slug: str, *, slices: int = SLICES) -> dict:
 def history_benchmarks(
     *, years: tuple[int, int], players: int, seed: int, renders: int, slices: int = SLICES
 ) -> dict:
-    """Seed both histories, time the pages on each, and drive the larger under gunicorn."""
+    """Seed both histories, time the pages on each, drive the larger under gunicorn, then time
+    its ratings (ops.ratings_bench)."""
     with tempfile.TemporaryDirectory(prefix="pegboard-bench-") as folder:
         # Production settings serve static files from the collected manifest.
         manage("collectstatic", "--noinput", "-v", "0", database=Path(folder) / "none.sqlite3")
@@ -351,10 +357,14 @@ def history_benchmarks(
             pages[n] = pages_in_child(Path(built[n]["database"]), renders)
         print("driving gunicorn ...", file=sys.stderr)
         load = throughput(Path(built[years[1]]["database"]), built[years[1]]["club"], slices=slices)
+        # Last: it writes (a rebuild, this morning's drafts confirmed).
+        print(f"timing the ratings on {years[1]} years ...", file=sys.stderr)
+        ratings = ratings_in_child(Path(built[years[1]]["database"]))
     for summary in built.values():
         summary.pop("database")
     return {
         "history": {f"{n}_year{'s' if n != 1 else ''}": built[n] for n in years},
         "pages": compare_pages(pages[years[0]], pages[years[1]], years),
         "standings_throughput": load,
+        "ratings": {"history_years": years[1], **ratings},
     }

@@ -21,6 +21,7 @@ from club.models import Player
 from club.services import passes, session_require_open
 from club.submissions import spend_token
 from games.audit import GameVerb
+from games.hooks import results_changed
 from games.models import Game, Result, ResultLine, ResultSource, ResultState, Round, Seat
 from games.outcome import OutcomeError, game_outcome
 from games.totals import refresh_session_totals
@@ -282,6 +283,7 @@ def result_confirm(*, result: Result, actor: AbstractBaseUser) -> Result:
         result.confirmed_at = timezone.now()
         result.save(update_fields=["state", "confirmed_by", "confirmed_at"])
         refresh_session_totals(game.session)
+        results_changed(game.session)
         audit_record(
             actor=actor,
             action=GameVerb.RESULT_CONFIRMED,
@@ -330,6 +332,7 @@ def result_correct(
             reason=reason,
         )
         refresh_session_totals(game.session)
+        results_changed(game.session)
         audit_record(
             actor=actor,
             action=GameVerb.RESULT_CORRECTED,

@@ -23,6 +23,7 @@ from club.locking import lock_session, locked
 from club.services import session_require_open
 from club.submissions import spend_token
 from games.audit import GameVerb
+from games.hooks import results_changed
 from games.models import Game, Result, ResultLine, ResultSource, ResultState, Round, Seat
 from games.services.results import CORRECT_PERMISSION, new_version
 from games.totals import refresh_session_totals
@@ -140,6 +141,7 @@ def round_results_enter(
         ResultLine.objects.bulk_create(lines)
         if confirm:
             refresh_session_totals(session)
+            results_changed(session)
         audit_record_many(
             actor=actor,
             action=GameVerb.RESULT_SIGNED if confirm else GameVerb.RESULT_ENTERED,
@@ -187,6 +189,8 @@ def round_results_confirm(*, round_: Round, actor: AbstractBaseUser) -> list[Res
         for draft in drafts:
             draft.state, draft.confirmed_by, draft.confirmed_at = ResultState.CONFIRMED, actor, now
         refresh_session_totals(round_.session)
+        if drafts:
+            results_changed(round_.session)
         audit_record_many(
             actor=actor,
             action=GameVerb.RESULT_CONFIRMED,

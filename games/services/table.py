@@ -30,6 +30,7 @@ from club.audit import at_the_table, audit_record
 from club.models import Player
 from club.submissions import spend_token
 from games.audit import GameVerb
+from games.hooks import results_changed
 from games.models import (
     TOKEN_ALPHABET,
     TOKEN_LENGTH,
@@ -172,6 +173,7 @@ def table_result_accept(*, result: Result, player: Player, pin: str = "") -> Res
         result.confirmed_at = timezone.now()
         result.save(update_fields=["state", "confirmed_by_player", "confirmed_at"])
         refresh_session_totals(game.session)
+        results_changed(game.session)
         audit_record(
             actor=None,
             action=GameVerb.RESULT_CONFIRMED,

@@ -76,6 +76,21 @@ def test_the_history_benchmarks_run_end_to_end(monkeypatch):
     assert load["ratio"] == pytest.approx(
         load["season_standings_per_second"] / load["trivial_per_second"], abs=0.001
     )
+    ratings = report["ratings"]  # issue 18, on the larger history
+    assert ratings["history_years"] == 2
+    assert ratings["games"] == two["games"] - ratings["confirmations"] > 0
+    assert ratings["rows"] >= 2 * ratings["games"]
+    assert ratings["rebuild_seconds"] > 0 and ratings["rebuild_target_s"] == 60
+    assert ratings["confirmations"] == 2  # this morning's third round: two tables of two
+    assert 0 < ratings["confirm_median_ms"] <= ratings["confirm_max_ms"]
+    assert ratings["confirm_under_target"] == (ratings["confirm_max_ms"] < 200)
+    assert ratings["rated_games_this_morning"] == 6  # three rounds of two tables
+    held = targets({**fake_report(REFRESH), "ratings": ratings})
+    assert held["rebuild_2_years_under_60_s"] == ratings["rebuild_under_target"]
+    assert held["confirm_under_200_ms"] == ratings["confirm_under_target"]
+
+
+REFRESH = {"board_refresh": {"queries_constant": True, "p95_under_target": True}}
 
 
 def fake_report(pages: dict) -> dict:
@@ -102,3 +117,18 @@ def test_the_board_refresh_has_targets_of_its_own():
     assert not held["board_refresh_queries_constant"]
     assert not held["board_refresh_p95_under_target"]
     assert not held["all"]
+
+
+def test_the_ratings_have_targets_of_their_own():
+    """Issue 18: the rebuild of ten years under 60 s, a confirmation under 200 ms."""
+    ratings = {
+        "history_years": 10,
+        "rebuild_target_s": 60,
+        "rebuild_under_target": True,
+        "confirm_target_ms": 200,
+        "confirm_under_target": True,
+    }
+    held = targets({**fake_report(REFRESH), "ratings": ratings})
+    assert held["rebuild_10_years_under_60_s"] and held["confirm_under_200_ms"] and held["all"]
+    held = targets({**fake_report(REFRESH), "ratings": {**ratings, "confirm_under_target": False}})
+    assert not held["confirm_under_200_ms"] and not held["all"]

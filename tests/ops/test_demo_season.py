@@ -37,6 +37,9 @@ from scoring.audit import ScoringVerb
 from scoring.engine import score_hand
 from scoring.models import Claim, Dispute, DisputeState, OutcomeKind
 from scoring.services import current_outcome
+from standings.models import GameRating
+from standings.rating_selectors import current_ratings
+from standings.ratings import replay_from
 
 pytestmark = pytest.mark.django_db
 
@@ -197,6 +200,14 @@ def test_load_demo_builds_a_settled_past_season():
     for judge in ("Judith Barrow", "Opal Ortiz"):
         played = sessions.filter(checkins__player__display_name=judge).count()
         assert played < built, judge
+
+    # The season shows ratings (issue 18): every game rated as a rebuild from scratch rates it.
+    rated = GameRating.objects.filter(club=club)
+    assert rated.values("game_id").distinct().count() == games.count()
+    kept = sorted(rated.values_list("game_id", "player_id", "mu_after", "sigma_after"))
+    replay_from(club.pk)
+    assert sorted(rated.values_list("game_id", "player_id", "mu_after", "sigma_after")) == kept
+    assert {row.provisional for row in current_ratings(club)} >= {False}
 
     # Money: each settlement pays out its pot (the fees paid), and the session pot is empty.
     for settlement in Settlement.objects.filter(session__club=club):

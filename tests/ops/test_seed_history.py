@@ -32,6 +32,8 @@ from games.selectors import session_standings
 from money.models import Payout, Settlement, SettlementState
 from scoring.models import Claim, Dispute, DisputeState
 from scoring.selectors import judges_queue
+from standings.models import GameRating
+from standings.ratings import replay_from
 from standings.selectors import season_standings
 
 pytestmark = pytest.mark.django_db
@@ -186,6 +188,19 @@ def test_the_second_historys_staff_work_in_their_own_club(built, client):
 
 def club_judge(club):
     return get_user_model().objects.get(username=f"{club.slug}-judge1")
+
+
+def test_the_ratings_follow_every_round_confirmed_and_every_ruling(history):
+    """Issue 18: after the replays the services ran (a round's drafts confirmed, a judge's
+    ruling correcting a result), the ratings are what a rebuild from scratch makes."""
+    club, _ = history
+    rated = GameRating.objects.filter(club=club)
+    confirmed = Game.objects.filter(session__club=club, results__state=ResultState.CONFIRMED)
+    assert rated.values("game_id").distinct().count() == confirmed.count()
+    figures = ("game_id", "player_id", "mu_before", "sigma_before", "mu_after", "sigma_after")
+    kept = sorted(rated.values_list(*figures))
+    replay_from(club.pk)
+    assert sorted(rated.values_list(*figures)) == kept
 
 
 def test_the_audit_trail_has_an_entry_per_result_entered_and_confirmed(history):

@@ -1,0 +1,89 @@
+"""The ratings the standings pages show: one row per player and rated game (docs/decisions.md,
+"Issue 18: ratings").
+
+Terms:
+- rated game: a game whose current result is confirmed. Games are replayed in the replay order:
+  session date, session, round number, table number, game.
+- rating: the `openskill` Plackett-Luce model's belief about a player's skill, a mean `mu` and a
+  spread `sigma`; a player's first game starts from the model's default rating.
+- ordinal: the displayed rating, the library's `ordinal()`: mu − 3·sigma.
+- win chance: the model's `predict_win` for the player's side, from the ratings just before the
+  game; on a winner's row it is the winner's predicted chance (the lower, the bigger the upset).
+- provisional: a player with fewer than PROVISIONAL_GAMES rated games.
+
+Rows are derived: written only by `standings.ratings` (through the services in
+`standings.services`), deleted and replayed from a session onward whenever a result of that
+session is confirmed or corrected, never edited by hand.
+"""
+
+from __future__ import annotations
+
+from django.db import models
+
+from club.models import Club, Player, Session
+from games.models import Game
+
+PROVISIONAL_GAMES = 12
+
+
+class GameRating(models.Model):
+    """One player's rating before and after one rated game."""
+
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="+")
+    session = models.ForeignKey(Session, on_delete=models.PROTECT, related_name="+")
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="ratings")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="ratings")
+    # The replay order, kept on the row so "the ratings as they stood before a session" is one
+    # index scan per player: the session's date, the round's number, the table.
+    date = models.DateField()
+    round_number = models.PositiveSmallIntegerField()
+    table = models.PositiveSmallIntegerField()
+    side = models.PositiveSmallIntegerField()
+    rank = models.PositiveSmallIntegerField(help_text="1 for the winner; the others by score.")
+    won = models.BooleanField()
+    games = models.PositiveIntegerField(help_text="The player's rated games, this one included.")
+    mu_before = models.FloatField()
+    sigma_before = models.FloatField()
+    mu_after = models.FloatField()
+    sigma_after = models.FloatField()
+    win_chance = models.FloatField(
+        help_text="The model's chance, before the game, that the player's side wins it."
+    )
+
+    class Meta:
+        ordering = ["date", "session_id", "round_number", "table", "game_id", "side", "player_id"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "player"], name="rating_one_per_player_game"),
+            models.CheckConstraint(
+                condition=models.Q(sigma_before__gt=0, sigma_after__gt=0),
+                name="rating_sigma_positive",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(win_chance__gte=0, win_chance__lte=1),
+                name="rating_win_chance_a_probability",
+            ),
+            models.CheckConstraint(condition=models.Q(rank__gte=1), name="rating_rank_positive"),
+        ]
+        indexes = [
+            models.Index(
+                fields=["player", "date", "session", "round_number", "table", "game"],
+                name="rating_player_order",
+            ),
+            models.Index(fields=["club", "date", "session"], name="rating_club_order"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} in {self.game}: {self.ordinal:.2f}"
+
+    @property
+    def ordinal(self) -> float:
+        """The displayed rating after the game (the library's ordinal: mu − 3·sigma)."""
+        return self.mu_after - 3 * self.sigma_after
+
+    @property
+    def ordinal_before(self) -> float:
+        return self.mu_before - 3 * self.sigma_before
+
+    @property
+    def provisional(self) -> bool:
+        return self.games < PROVISIONAL_GAMES

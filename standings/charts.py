@@ -52,6 +52,7 @@ INNER_PAD_X = 12  # line charts: keep the first and last markers off the axis
 INK = "#222"
 LINE = "#1f4e79"
 BAR = "#8fb0d3"
+BAND = "#dbe6f1"
 GRID = "#999"
 FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif"
 
@@ -89,8 +90,12 @@ def line_chart_svg(
     integer_ticks: bool = True,
     desc: str = "",
     chart_id: str | None = None,
+    band: Sequence[tuple[float, float]] | None = None,
 ) -> str:
     """A line chart of `points` in order, as a complete `<svg>` element.
+
+    `band`: one (low, high) per point, drawn as a shaded area behind the line (a rating's
+    uncertainty); the y axis widens to hold it.
 
     `y_min` / `y_max` fix an end of the y axis (data outside them still widens the axis); without
     them the axis runs from nice ticks around the data. `invert_y` puts small values at the top.
@@ -99,12 +104,17 @@ def line_chart_svg(
     """
     points = _checked(points)
     _check_bounds(y_min, y_max)
-    ident = _chart_id(chart_id, "line", points, title, y_label, invert_y, y_min, y_max, desc)
+    if band is not None and len(band) != len(points):
+        raise ValueError("a band needs one (low, high) per point")
+    ident = _chart_id(
+        chart_id, "line", points, title, y_label, invert_y, y_min, y_max, desc, band
+    )
     summary = desc or _summary(points, y_label=y_label, invert_y=invert_y)
     if not points:
         return _empty_svg(ident=ident, title=title, desc=summary, kind="line")
+    values = [p.value for p in points] + [edge for pair in band or () for edge in pair]
     scale = y_scale(
-        [p.value for p in points],
+        values,
         y_min=y_min,
         y_max=y_max,
         integer=integer_ticks,
@@ -122,6 +132,14 @@ def line_chart_svg(
     radius = max(2.5, min(4.5, spacing / 2.6))
 
     body = _axes(frame, scale, integer=integer_ticks, invert=invert_y)
+    if band:
+        upper = [(x, frame.y(high, scale, invert=invert_y)) for x, (_, high) in zip(xs, band, strict=True)]
+        lower = [(x, frame.y(low, scale, invert=invert_y)) for x, (low, _) in zip(xs, band, strict=True)]
+        if n == 1:  # a lone point: a short bar of the band
+            upper = [(xs[0] - 4, upper[0][1]), (xs[0] + 4, upper[0][1])]
+            lower = [(xs[0] - 4, lower[0][1]), (xs[0] + 4, lower[0][1])]
+        outline = " ".join(f"{_num(x)},{_num(y)}" for x, y in upper + lower[::-1])
+        body.append(f'<polygon class="chart__band" points="{outline}" fill="{BAND}"/>')
     body += _x_labels(frame, [p.label for p in points], xs)
     if n > 1:
         coords = " ".join(f"{_num(x)},{_num(y)}" for x, y in zip(xs, ys, strict=True))

@@ -4,7 +4,8 @@ Terms (standings.models, standings.ratings): a player's current rating is their 
 last rated game; `ordinal` is the displayed rating (mu − 3·sigma); `provisional` means fewer than
 PROVISIONAL_GAMES rated games. A player with no rated game has no rating and is left out.
 
-- `current_ratings(club)`: the club's table, best ordinal first.
+- `current_ratings(club, season=None)`: the club's table, best ordinal first (as a season
+  ended, with a season).
 - `player_rating_history(club, player)`: one point per rated game of the player, in order.
 - `session_upsets(session, limit=3)`: the session's wins by a side the model did not favour,
   the least likely first.
@@ -45,12 +46,14 @@ class PlayerRating:
         return self.games < PROVISIONAL_GAMES
 
 
-def current_ratings(club: Club) -> list[PlayerRating]:
+def current_ratings(club: Club, season: int | None = None) -> list[PlayerRating]:
     """Every rated player of the club with their rating after their last game: the highest
-    ordinal first (then by name). Provisional players are in it, marked."""
-    last = (
-        GameRating.objects.filter(player_id=OuterRef("pk")).order_by(*LATEST_FIRST).values("pk")[:1]
-    )
+    ordinal first (then by name). Provisional players are in it, marked. With a `season`
+    (club.seasons): the players of that season, each after their last game in it."""
+    games = GameRating.objects.filter(player_id=OuterRef("pk"))
+    if season is not None:
+        games = games.filter(in_season(club, season))
+    last = games.order_by(*LATEST_FIRST).values("pk")[:1]
     latest = Player.objects.filter(club=club).values(last=Subquery(last))
     rows = [
         PlayerRating(player_id, name, games, mu, sigma)

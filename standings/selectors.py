@@ -45,6 +45,13 @@ class SeasonStanding:
     skunks_given: int
     skunks_taken: int
     money_cents: int
+    rating: float | None = None  # the ratings' ordinal (standings.rating_selectors), if rated
+    provisional: bool = False
+
+    @property
+    def rating_key(self) -> float:
+        """For sorting by rating: the unrated last."""
+        return float("-inf") if self.rating is None else self.rating
 
     @property
     def rank_label(self) -> str:

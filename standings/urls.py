@@ -10,5 +10,6 @@ app_name = "standings"
 urlpatterns = [
     path("standings/", views.StandingsView.as_view(), name="season"),
     path("all-time/", views.AllTimeView.as_view(), name="all_time"),
+    path("ratings/", views.RatingsView.as_view(), name="ratings"),
     path("players/<int:pk>/", views.PlayerPageView.as_view(), name="player"),
 ]

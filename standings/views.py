@@ -5,6 +5,7 @@ standings; visitors get them from the cache (club.web.VisitorCacheMixin).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import MAXYEAR, MINYEAR
 
 from django.http import Http404
@@ -21,13 +22,33 @@ from club.web import ClubMixin, PublicReadMixin, VisitorCacheMixin
 from money.selectors import may_see_player_money
 from standings.charts import Point, bar_chart_svg, line_chart_svg
 from standings.selectors import (
+    SeasonStanding,
     all_time_standings,
     club_records,
     club_seasons,
     player_season,
     season_standings,
 )
-from standings.tables import SeasonStandingTable
+from standings.models import PROVISIONAL_GAMES
+from standings.rating_selectors import (
+    PlayerRating,
+    current_ratings,
+    expected_vs_actual,
+    player_rating_history,
+)
+from standings.ratings import MODEL
+from standings.tables import RatingTable, SeasonStandingTable, rating_text
+
+
+def with_ratings(rows: list[SeasonStanding], ratings: list[PlayerRating]) -> list[SeasonStanding]:
+    """The table's rows with each rated player's rating (the ordinal) and provisional mark."""
+    by_player = {rating.player_id: rating for rating in ratings}
+    return [
+        replace(row, rating=rating.ordinal, provisional=rating.provisional)
+        if (rating := by_player.get(row.player_id))
+        else row
+        for row in rows
+    ]
 
 
 class SeasonMixin(PublicReadMixin, ClubMixin):
@@ -85,7 +106,10 @@ class StandingsView(VisitorCacheMixin, SeasonMixin, CsvExportMixin, SingleTableM
         return f"standings-{self.season()}.{export_format}"
 
     def get_table_data(self):
-        return season_standings(self.club, self.season())
+        season = self.season()
+        return with_ratings(
+            season_standings(self.club, season), current_ratings(self.club, season=season)
+        )
 
     def get_context_data(self, **kwargs):
         return super().get_context_data(
@@ -102,12 +126,32 @@ class AllTimeView(VisitorCacheMixin, SeasonMixin, CsvExportMixin, SingleTableMix
 
     def get_table_data(self):
         if not hasattr(self, "standings"):
-            self.standings = all_time_standings(self.club)
+            self.standings = with_ratings(
+                all_time_standings(self.club), current_ratings(self.club)
+            )
         return self.standings
 
     def get_context_data(self, **kwargs):
         records = club_records(self.club, standings=self.get_table_data())
         return super().get_context_data(records=records, **kwargs)
+
+
+class RatingsView(VisitorCacheMixin, SeasonMixin, CsvExportMixin, SingleTableMixin, TemplateView):
+    """The club's ratings (issue 18): every rated player, best first, with CSV."""
+
+    template_name = "standings/ratings.html"
+    table_class = RatingTable
+    table_pagination = False
+    visitor_cache_params = ("sort", "_export")
+    export_name = "ratings"
+
+    def get_table_data(self):
+        return current_ratings(self.club)
+
+    def get_context_data(self, **kwargs):
+        return super().get_context_data(
+            provisional_games=PROVISIONAL_GAMES, mu=MODEL.mu, sigma=MODEL.sigma, **kwargs
+        )
 
 
 class PlayerPageView(VisitorCacheMixin, SeasonMixin, TemplateView):
@@ -122,7 +166,28 @@ class PlayerPageView(VisitorCacheMixin, SeasonMixin, TemplateView):
             Point(label=f"{day:%-d %b}", value=value) for day, value in data.points_by_session
         ]
         ranks = [Point(label=f"{day:%-d %b}", value=rank) for day, rank in data.rank_by_session]
+        history = player_rating_history(self.club, player)
+        in_view = [point for point in history if self.club.season_of(point.date) == season]
         return super().get_context_data(
+            rating=history[-1] if history else None,
+            rating_shown=rating_text(history[-1].ordinal) if history else "",
+            provisional_games=PROVISIONAL_GAMES,
+            season_luck=expected_vs_actual(self.club, player, season),
+            career_luck=expected_vs_actual(self.club, player),
+            rating_chart=mark_safe(  # noqa: S308 - standings.charts escapes every text it draws
+                line_chart_svg(
+                    points=[Point(f"{p.date:%-d %b}", round(p.mu, 3)) for p in in_view],
+                    band=[
+                        (round(p.mu - 3 * p.sigma, 3), round(p.mu + 3 * p.sigma, 3))
+                        for p in in_view
+                    ],
+                    title=f"{player.display_name}: rating after each game, "
+                    f"{season_label(self.club, season)} (the line is mu, the band mu ± 3 sigma; "
+                    "the rating shown is the band's lower edge)",
+                    y_label="Mu",
+                    integer_ticks=False,
+                )
+            ),
             player=player,
             # Their money page, for the player themself and organisers (a visitor's cached copy
             # never has it: visitors may not read it).

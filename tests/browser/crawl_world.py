@@ -89,6 +89,7 @@ def build_world() -> World:
         "money:player_money": reverse("money:player_money", args=[player.pk]),
         "standings:season": reverse("standings:season"),
         "standings:all_time": reverse("standings:all_time"),
+        "standings:ratings": reverse("standings:ratings"),
         "standings:player": reverse("standings:player", args=[player.pk]),
         "games:round@open": reverse("games:round", args=[round_.pk]),
         "games:round_print": reverse("games:round_print", args=[round_.pk]),

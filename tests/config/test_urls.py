@@ -39,6 +39,7 @@ OLD_URLS = (
     ("club:player_money", "club/players/<int:pk>/money/"),
     ("games:standings", "games/standings/"),
     ("games:all_time", "games/all-time/"),
+    ("standings:ratings", "games/ratings/"),
     ("games:player", "games/players/<int:pk>/"),
     ("games:round_draw", "games/sessions/<int:pk>/draw/"),
     ("games:round", "games/rounds/<int:pk>/"),

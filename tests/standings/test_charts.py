@@ -427,3 +427,19 @@ def test_module_imports_only_the_standard_library():
     assert "django" not in modules
     assert modules <= set(sys.stdlib_module_names) | {"__future__"}, modules
     assert "Terms:" in ast.get_docstring(tree)
+
+
+def test_a_band_is_drawn_behind_the_line_and_widens_the_axis():
+    """Issue 18: a rating's uncertainty (mu ± 3 sigma) as a shaded band behind its line."""
+    points = [Point("1 Mar", 25), Point("8 Mar", 27), Point("15 Mar", 26)]
+    svg = line_chart_svg(
+        points=points,
+        title="Rating",
+        y_label="Mu",
+        integer_ticks=False,
+        band=[(0, 50), (10, 44), (12, 40)],
+    )
+    assert svg.index('class="chart__band"') < svg.index('class="chart__line"')
+    assert ">50<" in svg or ">60<" in svg  # the axis holds the band's top
+    with pytest.raises(ValueError, match="one \\(low, high\\) per point"):
+        line_chart_svg(points=points, title="Rating", y_label="Mu", band=[(0, 50)])

@@ -68,6 +68,7 @@ PAGES = {
     "club:sessions": (PUBLISHED, 200, 200, 200, 200, 200, PUBLISHED_OR_403),
     "standings:season": (PUBLISHED, 200, 200, 200, 200, 200, PUBLISHED_OR_403),
     "standings:all_time": (PUBLISHED, 200, 200, 200, 200, 200, PUBLISHED_OR_403),
+    "standings:ratings": (PUBLISHED, 200, 200, 200, 200, 200, PUBLISHED_OR_403),
     "standings:player": (PUBLISHED, 200, 200, 200, 404, 404, PUBLISHED_OR_403),
     "club:session_open": (LOGIN, 403, 403, 200, 403, 200, 403),
     # Move or delete a session nobody has played in (url_for's session has a game: refused, 200

@@ -192,19 +192,14 @@ TOTAL_FIELDS = (
 
 
 def club_totals(
-    club,
-    *,
-    session: Session | None = None,
-    season: int | None = None,
-    until: dt.date | None = None,
-    skunks: bool = False,
+    club, *, session: Session | None = None, until: dt.date | None = None, skunks: bool = False
 ) -> list[tuple]:
     """The kept session totals (games.SessionTotal) the highlights read, one row (TOTAL_FIELDS)
-    per player and session, by player and date: a session's, or a season's up to `until` (with
-    `skunks`, only those with a skunk given), in one query; or the club's whole history, which
-    the records read once for the selectors that take `totals`, in three (its numbers, then the
-    players' names and the sessions' dates: joining them to every row would double the read)."""
-    if session is None and season is None and until is None and not skunks:
+    per player and session, by player and date: a session's, or the club's up to `until` with a
+    skunk given (`skunks`), in one query; or the club's whole history, which the records read
+    once for the selectors that take `totals`, in three (its numbers, then the players' names
+    and the sessions' dates: joining them to every row would double the read)."""
+    if session is None and until is None and not skunks:
         names = dict(Player.objects.filter(club=club).values_list("pk", "display_name"))
         dates = dict(Session.objects.filter(club=club).values_list("pk", "date"))
         rows = (
@@ -220,8 +215,6 @@ def club_totals(
     totals = SessionTotal.objects.filter(**({"session": session} if session else {"club": club}))
     if skunks:
         totals = totals.filter(skunks_given__gt=0)
-    if season is not None:
-        totals = totals.filter(in_season(club, season))
     if until is not None:
         totals = totals.filter(date__lte=until)
     return list(totals.order_by("player_id", "date").values_list(*TOTAL_FIELDS))
@@ -340,21 +333,32 @@ def skunk_kings(
 ) -> list[SkunkKing]:
     """The skunk king of each season the club played (newest first), or of one `season`; up to
     `until` (a date, included) when given: its king so far. A season without a skunk has none.
-    From the kept totals (`club_totals`: the club's when given, else read for the season)."""
-    if totals is None:
-        totals = club_totals(club, season=season, until=until, skunks=True)
-    seasons: dict[dt.date, int] = {}
+    One season's skunks are summed in the database (the board asks every few seconds); every
+    season's from the kept totals (`club_totals`: the club's when given, as the records do)."""
     given: dict[int, Counter] = {}
     names: dict[int, str] = {}
-    for player_id, name, _, date, _, _, skunks_given, _, _, _ in totals:
-        if not skunks_given or (until is not None and date > until):
-            continue
-        if date not in seasons:
-            seasons[date] = club.season_of(date)
-        if season is not None and seasons[date] != season:
-            continue
-        names[player_id] = name
-        given.setdefault(seasons[date], Counter())[player_id] += skunks_given
+    if totals is None and season is not None:
+        rows = SessionTotal.objects.filter(club=club, skunks_given__gt=0)
+        rows = rows.filter(in_season(club, season), **({"date__lte": until} if until else {}))
+        summed = rows.order_by().values("player_id", "player__display_name")
+        for player_id, name, skunks_given in summed.annotate(n=Sum("skunks_given")).values_list(
+            "player_id", "player__display_name", "n"
+        ):
+            names[player_id] = name
+            given.setdefault(season, Counter())[player_id] = skunks_given
+    else:
+        seasons: dict[dt.date, int] = {}
+        if totals is None:
+            totals = club_totals(club, until=until, skunks=True)
+        for player_id, name, _, date, _, _, skunks_given, _, _, _ in totals:
+            if not skunks_given or (until is not None and date > until):
+                continue
+            if date not in seasons:
+                seasons[date] = club.season_of(date)
+            if season is not None and seasons[date] != season:
+                continue
+            names[player_id] = name
+            given.setdefault(seasons[date], Counter())[player_id] += skunks_given
     kings = []
     for each in sorted(given, reverse=True):
         most = max(given[each].values())

@@ -107,29 +107,29 @@ def game_claims(game) -> QuerySet[Claim]:
     )
 
 
-def session_big_hands(session, at_least: int = BIG_HAND) -> list[Claim]:
-    """The session's big hands (see the module's terms), newest first, with the claimant and the
-    game's round: two queries whatever the session or the club's history (the claims, then every
-    ruling on them, read even when there is none, so the count never depends on the data)."""
-    claims = list(
-        Claim.objects.filter(
-            game__session=session,
-            kind__in=[ClaimKind.HAND, ClaimKind.CRIB],
-            true_points__gte=at_least,
-            claimed_points=F("true_points"),
+def accepted_big_hands(claims: QuerySet[Claim], at_least: int = BIG_HAND) -> list[Claim]:
+    """Of `claims` (a session's, a club's, in the order given), the big hands (see the module's
+    terms), with the claimant, the game's round and session: two queries whatever the number (the
+    claims, then every ruling on them, read even when there is none, so the count never depends
+    on the data)."""
+    claims = claims.filter(
+        kind__in=[ClaimKind.HAND, ClaimKind.CRIB],
+        true_points__gte=at_least,
+        claimed_points=F("true_points"),
+    )
+    # What the pages show of them: not the breakdown, the play or the parties (a club's can be
+    # a hundred claims).
+    found = list(
+        claims.select_related("claimant", "game__round", "game__session", "dispute").defer(
+            "breakdown", "plays", "parties", "spoken", "game__session__rules"
         )
-        .select_related("claimant", "game__round", "dispute")
-        .order_by("-filed_at", "-pk")
     )
     last_rulings: dict[int, Ruling] = {}
-    rulings = Ruling.objects.filter(
-        dispute__claim__game__session=session,
-        dispute__claim__true_points__gte=at_least,
-    ).order_by("dispute_id", "level")
-    for ruling in rulings:
+    rulings = Ruling.objects.filter(dispute__claim__in=claims.values("pk"))
+    for ruling in rulings.order_by("dispute_id", "level"):
         last_rulings[ruling.dispute_id] = ruling  # the highest level comes last
     big = []
-    for claim in claims:
+    for claim in found:
         dispute = getattr(claim, "dispute", None)
         if dispute is not None:
             ruling = last_rulings.get(dispute.pk)
@@ -137,3 +137,9 @@ def session_big_hands(session, at_least: int = BIG_HAND) -> list[Claim]:
                 continue
         big.append(claim)
     return big
+
+
+def session_big_hands(session, at_least: int = BIG_HAND) -> list[Claim]:
+    """The session's big hands (see the module's terms), newest first: `accepted_big_hands`."""
+    claims = Claim.objects.filter(game__session=session).order_by("-filed_at", "-pk")
+    return accepted_big_hands(claims, at_least)

@@ -17,15 +17,26 @@ from __future__ import annotations
 from bisect import insort
 from dataclasses import dataclass
 
-from django.db.models import Count, F, QuerySet, Sum
+from django.db.models import Count, QuerySet, Sum
 
 from club.models import Player, Session
 from club.seasons import in_season, seasons_of
 from games.models import ResultLine, ResultState, SessionTotal
 from games.ranking import rank
-from games.totals import streak
 from money.models import LedgerEntry, LedgerKind, SettlementState
-from scoring.models import Claim, ClaimKind
+from standings.highlights import (
+    TOP,
+    GrandSlamCount,
+    SkunkKing,
+    Streak,
+    big_hands,
+    club_totals,
+    grand_slam_counts,
+    grand_slams,
+    longest_streaks,
+    running_streaks,
+    skunk_kings,
+)
 
 WINNINGS = (LedgerKind.PAYOUT, LedgerKind.SKUNK_BANK_WIN, LedgerKind.JACKPOT_WIN)
 
@@ -238,46 +249,39 @@ def club_seasons(club) -> list[int]:
 @dataclass(frozen=True)
 class Records:
     most_points: list[dict]  # {player, date, points}
-    longest_streaks: list[dict]  # {player, streak}
-    top_hands: list  # Claim rows of 29 and 28 accepted as claimed
+    longest_streaks: list[Streak]  # the all-time record
+    running_streaks: list[Streak]  # still going now
+    big_hands: list  # Claim rows: every 29, 28 and 24 accepted
+    grand_slams: list[GrandSlamCount]
     most_skunks: list[SeasonStanding]
+    skunk_kings: list[SkunkKing]  # one per season, newest first
 
 
 def club_records(club, standings: list[SeasonStanding] | None = None) -> Records:
-    """All-time records from the kept session totals, in a fixed few queries. `standings`: the
-    all-time standings when the caller has them already."""
-    names = dict(Player.objects.filter(club=club).values_list("pk", "display_name"))
-    totals = SessionTotal.objects.filter(club=club)
-    most = totals.order_by("-points", "date", "player_id").values("player_id", "date", "points")[:5]
-    runs: dict[int, list[tuple[int, int, int, int]]] = {}
-    ordered = totals.order_by("player_id", "date").values_list(
-        "player_id", "played", "first_run", "last_run", "best_run"
-    )
-    for player_id, *run in ordered:
-        runs.setdefault(player_id, []).append(tuple(run))
-    streaks = {player_id: streak(sessions) for player_id, sessions in runs.items()}
-    longest = sorted(streaks.items(), key=lambda item: (-item[1], names.get(item[0], "")))[:5]
-    # The big hands first by their count (an index), then the club's among them: a planner
-    # that starts from the club's sessions would read every claim of ten years.
-    big = Claim.objects.filter(
-        kind__in=[ClaimKind.HAND, ClaimKind.CRIB],
-        true_points__gte=28,
-        claimed_points=F("true_points"),
-    ).values_list("pk", flat=True)
-    hands = (
-        Claim.objects.filter(pk__in=list(big), game__session__club=club)
-        .select_related("claimant", "game__session", "game__round")
-        .order_by("-true_points", "game__session__date")
+    """All-time records and highlights (standings.highlights) from the kept session totals, in a
+    fixed few queries. `standings`: the all-time standings when the caller has them already."""
+    most = (
+        SessionTotal.objects.filter(club=club)
+        .order_by("-points", "date", "player_id")
+        .values("player__display_name", "date", "points")[:TOP]
     )
     standings = all_time_standings(club) if standings is None else standings
+    totals = club_totals(club)  # read once for the streaks, the grand slams and the skunk kings
     return Records(
         most_points=[
-            {"player": names.get(r["player_id"], ""), "date": r["date"], "points": r["points"]}
+            {"player": r["player__display_name"], "date": r["date"], "points": r["points"]}
             for r in most
         ],
-        longest_streaks=[{"player": names.get(pid, ""), "streak": n} for pid, n in longest if n],
-        top_hands=list(hands),
-        most_skunks=sorted(standings, key=lambda s: (-s.skunks_given, s.player))[:5],
+        longest_streaks=longest_streaks(club, totals=totals),
+        running_streaks=running_streaks(club)[:TOP],
+        big_hands=big_hands(club),
+        grand_slams=grand_slam_counts(grand_slams(club, totals=totals)),
+        most_skunks=[
+            row
+            for row in sorted(standings, key=lambda s: (-s.skunks_given, s.player))[:TOP]
+            if row.skunks_given
+        ],
+        skunk_kings=skunk_kings(club, totals=totals),
     )
 
 

@@ -1,6 +1,6 @@
-"""Views of the standings app: the season table, the all-time table with records, and a
-player's page with their season, head-to-head and charts. Public when the club publishes its
-standings; visitors get them from the cache (club.web.VisitorCacheMixin).
+"""Views of the standings app: the season table, the all-time table with records and
+highlights, and a player's page with their season, head-to-head and charts. Public when the club
+publishes its standings; visitors get them from the cache (club.web.VisitorCacheMixin).
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from club.seasons import season_label
 from club.web import ClubMixin, PublicReadMixin, VisitorCacheMixin
 from money.selectors import may_see_player_money
 from standings.charts import Point, bar_chart_svg, line_chart_svg
+from standings.highlights import GRAND_SLAM_GAMES, STREAK_GAMES
 from standings.selectors import (
     SeasonStanding,
     all_time_standings,
@@ -133,7 +134,12 @@ class AllTimeView(VisitorCacheMixin, SeasonMixin, CsvExportMixin, SingleTableMix
 
     def get_context_data(self, **kwargs):
         records = club_records(self.club, standings=self.get_table_data())
-        return super().get_context_data(records=records, **kwargs)
+        return super().get_context_data(
+            records=records,
+            streak_games=STREAK_GAMES,
+            grand_slam_games=GRAND_SLAM_GAMES,
+            **kwargs,
+        )
 
 
 class RatingsView(VisitorCacheMixin, SeasonMixin, CsvExportMixin, SingleTableMixin, TemplateView):

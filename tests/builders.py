@@ -4,7 +4,9 @@ Terms: `run_session` opens a session, checks players in (paying their fees, and 
 bank on their skunk coins, unless told not to), draws rounds and enters and confirms every
 result, with scores from a seeded random source or a `scores(game)` function. `make_table`
 opens a session with one logged-in player per role and draws round 1: a single 2-player game
-(a *table*), its players and users listed by side.
+(a *table*), its players and users listed by side. `play_session` plays a session whose winners
+are scripted: at each table the player first in `order` wins, and the losers' scores say whether
+that winner skunks them.
 """
 
 import datetime as dt
@@ -17,8 +19,16 @@ from club import services as club_services
 from club.models import Player, Session
 from games import services as game_services
 from games.models import Game
-from money.services import skunk_coins_collect
+from money.services import session_settle, skunk_coins_collect
 from tests.factories import ClubFactory, PlayerFactory, UserFactory
+
+
+def _members(club, *officials):
+    """Officials who are members of no club yet become (inactive) members of `club`: roles act
+    only through a player record (club/auth.py)."""
+    for official in officials:
+        if not Player.objects.filter(user=official).exists():
+            PlayerFactory(club=club, user=official, active=False, display_name=f"zz {official}")
 
 
 def run_session(
@@ -27,9 +37,7 @@ def run_session(
     """A whole session through the services: check-in, fees, draws, confirmed results.
     Organisers who are members of no club yet become (inactive) members of `club`: roles act
     only through a player record (club/auth.py)."""
-    for official in (organiser, confirmer):
-        if not Player.objects.filter(user=official).exists():
-            PlayerFactory(club=club, user=official, active=False, display_name=f"zz {official}")
+    _members(club, organiser, confirmer)
     session = club_services.session_open(
         club=club, actor=organiser, date=date or dt.date(2026, 11, 26)
     )
@@ -55,6 +63,55 @@ def run_session(
             game_services.result_confirm(result=draft, actor=confirmer)
     if pay and session.house_rules.skunk_bank:  # the skunked pay their coins at the table
         skunk_coins_collect(session=session, actor=organiser)
+    return session
+
+
+def play_session(
+    club,
+    people,
+    day,
+    order,
+    *,
+    rounds=3,
+    skunks=(),
+    double_skunks=(),
+    late=(),
+    ranking=None,
+    settle=True,
+    claims=None,
+):
+    """A session of the players `order` (checked in and paid), `rounds` rounds drawn and every
+    result confirmed: at each table the side of the player who comes first in `ranking` (by
+    default `order`, then `late`) wins; its losers score 80 when that winner is one of `skunks`
+    (skunked at the default lines), 50 when one of `double_skunks`, else 100. `late` players
+    check in after round 1 is drawn (they play from round 2). `claims(round_)`, when given,
+    files claims while the round is in play. Settled unless told not to. `people`: the
+    (organiser, confirmer) who do it."""
+    organiser, confirmer = people
+    _members(club, organiser, confirmer)
+    session = club_services.session_open(club=club, actor=organiser, date=day)
+    club_services.checkins_create(session=session, actor=organiser, players=order, paid=True)
+    ranking = list(ranking or [*order, *late])
+    for number in range(1, rounds + 1):
+        if number == 2 and late:
+            club_services.checkins_create(session=session, actor=organiser, players=late, paid=True)
+        round_ = game_services.round_draw(
+            session=session, actor=organiser, seed=day.toordinal() * 10 + number
+        )
+        if claims is not None:
+            claims(round_)
+        for game in round_.games.order_by("table"):
+            seats = list(game.seats.order_by("side", "position"))
+            winner = min(seats, key=lambda seat: ranking.index(seat.player)).player
+            losing = 80 if winner in skunks else 50 if winner in double_skunks else 100
+            sides = sorted({seat.side for seat in seats})
+            won = next(seat.side for seat in seats if seat.player == winner)
+            scores = [121 if side == won else losing for side in sides]
+            draft = game_services.result_enter(game=game, actor=organiser, scores=scores)
+            game_services.result_confirm(result=draft, actor=confirmer)
+    if settle:
+        session_settle(session=session, actor=organiser, seed=1)
+        session.refresh_from_db()
     return session
 
 

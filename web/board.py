@@ -7,8 +7,8 @@ Terms:
   NOSCRIPT_SECONDS instead).
 - part: one region of the board that refreshes itself, in PARTS order: `tables` (the current
   round), `standings` (the session's, games.selectors.session_standings), `results` (the latest
-  LATEST confirmed results, newest first) and `highlights` (the day's big hands,
-  scoring.selectors.session_big_hands, and every skunk and double skunk given today).
+  LATEST confirmed results, newest first) and `highlights` (the session's, as the session page
+  shows them: standings.highlights.session_highlights).
 - current round: the session's latest round drawn (its highest number).
 - table state: `playing` (no result yet), `entered` (a draft waiting to be accepted by another
   side or an organiser: its scores are not shown, they are not the table's yet) or `confirmed`
@@ -25,7 +25,8 @@ Terms:
 
 Cost: one refresh reads the database a fixed number of times whatever the size of the session or
 the club's history (tests/web/test_board.py counts them): the session, the current round's seats
-with their results, the latest results, the skunks, the standings, the big hands and their rulings.
+with their results, the latest results, the standings, and the highlights (the big hands and
+their rulings, the skunks, the grand slams, the winning streaks, the season's skunk king).
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ import datetime as dt
 import hashlib
 from dataclasses import dataclass
 
-from django.db.models import OuterRef, Q, Subquery
+from django.db.models import OuterRef, Subquery
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
@@ -46,8 +47,7 @@ from club.models import Session
 from club.selectors import club_for_user
 from games.models import Result, ResultLine, ResultState, Round, Seat
 from games.selectors import Standing, session_standings
-from scoring.models import Claim
-from scoring.selectors import BIG_HAND, session_big_hands
+from standings.highlights import LINE_FIELDS, SessionHighlights, session_highlights
 
 REFRESH_SECONDS = 5
 NOSCRIPT_SECONDS = 30
@@ -91,17 +91,6 @@ class BoardResult:
 
 
 @dataclass(frozen=True)
-class BoardSkunk:
-    round: int
-    table: int
-    winners: str
-    losers: str
-    double: bool
-    score: str  # "121–84"
-    confirmed_at: dt.datetime
-
-
-@dataclass(frozen=True)
 class Board:
     session: Session
     round_number: int | None
@@ -109,8 +98,7 @@ class Board:
     tables: list[BoardTable]
     standings: list[Standing]
     results: list[BoardResult]
-    big_hands: list[Claim]
-    skunks: list[BoardSkunk]
+    highlights: SessionHighlights
 
     @property
     def waiting(self) -> bool:
@@ -183,20 +171,6 @@ def _current_tables(session: Session) -> tuple[int | None, list[BoardTable]]:
     return number, tables
 
 
-LINE_FIELDS = (
-    "result_id",
-    "result__confirmed_at",
-    "result__game__table",
-    "result__game__round__number",
-    "side",
-    "score",
-    "won",
-    "skunked",
-    "double_skunked",
-    "player__display_name",
-)
-
-
 def _sides(lines: list[dict]) -> tuple[Side, ...]:
     """One result's lines as its sides, the winner first, then in side order."""
     by_side: dict[int, list[dict]] = {}
@@ -253,41 +227,6 @@ def _latest_results(session: Session) -> list[BoardResult]:
     return results
 
 
-def _skunks(session: Session) -> list[BoardSkunk]:
-    """Every skunk and double skunk given in the session's confirmed results, newest first, one
-    per skunked side: one query (the winners' and the skunked losers' lines)."""
-    lines = (
-        ResultLine.objects.filter(
-            result__game__session=session, result__state=ResultState.CONFIRMED
-        )
-        .filter(Q(skunked=True) | Q(won=True, skunks_given__gt=0))
-        .order_by("-result__confirmed_at", "-result_id", "side", "player__display_name")
-        .values(*LINE_FIELDS)
-    )
-    skunks = []
-    for found in _by_result(lines).values():
-        first = found[0]
-        by_side: dict[int, list[dict]] = {}
-        for line in found:
-            by_side.setdefault(line["side"], []).append(line)
-        winner = next(side for side in by_side.values() if side[0]["won"])
-        for _, loser in sorted(by_side.items()):
-            if loser[0]["won"]:
-                continue
-            skunks.append(
-                BoardSkunk(
-                    round=first["result__game__round__number"],
-                    table=first["result__game__table"],
-                    winners=" & ".join(line["player__display_name"] for line in winner),
-                    losers=" & ".join(line["player__display_name"] for line in loser),
-                    double=any(line["double_skunked"] for line in loser),
-                    score=f"{winner[0]['score']}–{loser[0]['score']}",
-                    confirmed_at=first["result__confirmed_at"],
-                )
-            )
-    return skunks
-
-
 def board_data(session: Session) -> Board:
     """Everything the board shows, in a fixed number of queries (see the module's terms)."""
     number, tables = _current_tables(session)
@@ -298,8 +237,7 @@ def board_data(session: Session) -> Board:
         tables=tables,
         standings=session_standings(session),
         results=_latest_results(session),
-        big_hands=session_big_hands(session),
-        skunks=_skunks(session),
+        highlights=session_highlights(session),
     )
 
 
@@ -312,7 +250,7 @@ class Part:
 
 
 def board_parts(board: Board) -> list[Part]:
-    context = {"board": board, "big_hand": BIG_HAND, "latest": LATEST}
+    context = {"board": board, "latest": LATEST}
     parts = []
     for name, title in PARTS.items():
         html = render_to_string(f"web/board/{name}.html", context)

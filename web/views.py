@@ -1,7 +1,7 @@
 """Views of the web app: the home page (with a member's table in their current round), and the
-session page that puts one morning together (check-in, rounds, settling, standings and results
-from the apps below), with the check-in actions that render it again on an error and its CSV
-downloads.
+session page that puts one morning together (check-in, rounds, settling, standings, highlights
+and results from the apps below), with the check-in actions that render it again on an error and
+its CSV downloads.
 
 Views stay thin: check a permission, validate a form, call one service, add a message, redirect.
 """
@@ -50,6 +50,7 @@ from money.selectors import (
 )
 from scoring.selectors import judges_queue
 from scoring.services import JUDGE_PERMISSION
+from standings.highlights import session_highlights
 
 
 class HomeView(ClubMixin, TemplateView):
@@ -109,6 +110,7 @@ class SessionPageMixin(PageMixin, PermissionRequiredMixin, SessionMixin):
             "rounds": rounds,
             "standings": standings,
             "results": results,
+            "highlights": session_highlights(session),
             "can_manage": user.has_perm("club.add_checkin") and session.is_open,
             "show_fees": user.has_perm("club.view_checkin"),
             "can_draw": user.has_perm("games.add_round") and session.is_open,

@@ -12,7 +12,7 @@ from django.utils import timezone
 from club.audit import at_the_table, audit_record
 from club.locking import locked
 from club.models import Player
-from club.services import passes
+from club.services import passes, standings_changed
 from club.submissions import spend_token
 from games.models import ResultSource, ResultState
 from games.outcome import OutcomeError, game_outcome
@@ -25,6 +25,7 @@ from scoring.models import (
     Ruling,
     RulingDecision,
 )
+from scoring.selectors import BIG_HAND
 from scoring.services.claims import _require_table_open
 from scoring.services.common import (
     JUDGE_PERMISSION,
@@ -80,6 +81,7 @@ def _open_dispute(
     dispute = Dispute(claim=claim, opened_by=player, statement=statement)
     dispute.full_clean()
     dispute.save()
+    _big_hand_changed(claim)
     audit_record(
         actor=actor,
         action=ScoringVerb.DISPUTE_OPENED,
@@ -92,6 +94,13 @@ def _open_dispute(
         },
     )
     return dispute
+
+
+def _big_hand_changed(claim: Claim) -> None:
+    """A big hand counts once undisputed or upheld (scoring.selectors): a dispute opened or ruled
+    on one changes the all-time records' big hands, so the visitors' copies are stale."""
+    if claim.true_points >= BIG_HAND:
+        standings_changed(claim.game.session.club_id)
 
 
 def can_rule(dispute: Dispute, actor: AbstractBaseUser) -> bool:
@@ -168,6 +177,7 @@ def dispute_rule(
         ruling.save()
         dispute.state = DisputeState.FINAL if level == 2 else DisputeState.RULED
         dispute.save(update_fields=["state"])
+        _big_hand_changed(claim)
         audit_record(
             actor=actor,
             action=ScoringVerb.DISPUTE_RULED,

@@ -473,8 +473,8 @@ def test_records_are_a_recount_of_every_line(history):
 
     records = club_records(club)
 
-    assert records.longest_streaks == [
-        {"player": names[player_id], "streak": n} for player_id, n in longest if n
+    assert [(s.player, s.games) for s in records.longest_streaks] == [
+        (names[player_id], n) for player_id, n in longest if n
     ]
     assert records.most_points == [
         {"player": names[player_id], "date": date, "points": n} for (player_id, date), n in most

@@ -363,8 +363,10 @@ def refresh_queries(client, session) -> int:
 
 
 # The session (with its club), the current round's seats with their results, the latest results,
-# the skunks, the standings, the big hands and their rulings: web/board.py's terms.
-REFRESH_QUERIES = 7
+# the standings, and the highlights: the big hands and their rulings, the skunks, the grand
+# slams (the session's totals and its rounds), the winning streaks, the season's skunk king
+# (web/board.py's terms).
+REFRESH_QUERIES = 11
 
 
 def test_a_refresh_costs_a_fixed_number_of_queries_whatever_the_size(

@@ -106,9 +106,7 @@ def line_chart_svg(
     _check_bounds(y_min, y_max)
     if band is not None and len(band) != len(points):
         raise ValueError("a band needs one (low, high) per point")
-    ident = _chart_id(
-        chart_id, "line", points, title, y_label, invert_y, y_min, y_max, desc, band
-    )
+    ident = _chart_id(chart_id, "line", points, title, y_label, invert_y, y_min, y_max, desc, band)
     summary = desc or _summary(points, y_label=y_label, invert_y=invert_y)
     if not points:
         return _empty_svg(ident=ident, title=title, desc=summary, kind="line")
@@ -133,8 +131,9 @@ def line_chart_svg(
 
     body = _axes(frame, scale, integer=integer_ticks, invert=invert_y)
     if band:
-        upper = [(x, frame.y(high, scale, invert=invert_y)) for x, (_, high) in zip(xs, band, strict=True)]
-        lower = [(x, frame.y(low, scale, invert=invert_y)) for x, (low, _) in zip(xs, band, strict=True)]
+        edges = list(zip(xs, band, strict=True))
+        upper = [(x, frame.y(high, scale, invert=invert_y)) for x, (_, high) in edges]
+        lower = [(x, frame.y(low, scale, invert=invert_y)) for x, (low, _) in edges]
         if n == 1:  # a lone point: a short bar of the band
             upper = [(xs[0] - 4, upper[0][1]), (xs[0] + 4, upper[0][1])]
             lower = [(xs[0] - 4, lower[0][1]), (xs[0] + 4, lower[0][1])]

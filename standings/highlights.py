@@ -35,6 +35,9 @@ from games.models import ResultLine, ResultState, Round, SessionTotal
 from games.totals import streak
 from scoring.models import Claim, ClaimKind
 from scoring.selectors import BIG_HAND, accepted_big_hands, session_big_hands
+from standings.rating_selectors import Upset, session_upsets
+
+UPSETS = 3  # the session's upsets shown: the least likely wins
 
 GRAND_SLAM_GAMES = 2
 STREAK_GAMES = 3
@@ -379,6 +382,7 @@ class SessionHighlights:
     grand_slams: list[GrandSlam]
     streaks: list[Streak]  # the longest streak carried out of the session (players level share)
     skunk_king: SkunkKing | None  # the session's season, up to the session
+    upsets: list[Upset]  # the ratings' surprises of the session (issue 18), least likely first
 
     @property
     def big_hand(self) -> int:
@@ -396,12 +400,14 @@ class SessionHighlights:
     @property
     def of_the_session(self) -> bool:
         """Whether anything of the session itself is celebrated (the skunk king is the season's)."""
-        return bool(self.big_hands or self.skunks or self.grand_slams or self.streaks)
+        return bool(
+            self.big_hands or self.skunks or self.grand_slams or self.streaks or self.upsets
+        )
 
 
 def session_highlights(session: Session) -> SessionHighlights:
     """A session's highlights, in a fixed number of queries whatever the session or the club's
-    history: 7 (big hands 2, skunks 1, grand slams 2, streaks 1, skunk king 1)."""
+    history: 8 (big hands 2, skunks 1, grand slams 2, streaks 1, skunk king 1, upsets 1)."""
     club = session.club
     running = running_streaks(club, session=session)
     kings = skunk_kings(club, season=club.season_of(session.date), until=session.date)
@@ -411,4 +417,5 @@ def session_highlights(session: Session) -> SessionHighlights:
         grand_slams=grand_slams(club, session=session),
         streaks=[each for each in running if each.games == running[0].games],
         skunk_king=kings[0] if kings else None,
+        upsets=session_upsets(session, limit=UPSETS),
     )

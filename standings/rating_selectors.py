@@ -131,6 +131,12 @@ class Upset:
     win_chance: float  # the winners' chance before the game
     favourite_chance: float  # the best chance of another side
 
+    @property
+    def chance_text(self) -> str:
+        """The winners' chance as the pages say it: "23%" ("under 1%" for the least)."""
+        percent = round(100 * self.win_chance)
+        return f"{percent}%" if percent >= 1 else "under 1%"
+
 
 def session_upsets(session: Session, limit: int = 3) -> list[Upset]:
     """The session's upsets, the least likely win first (then round and table): games won by a

@@ -9,10 +9,9 @@ import django_tables2 as tables
 from django.urls import reverse
 from django.utils.html import format_html
 
-from standings.models import PROVISIONAL_GAMES
-
 from club.tables import CentsColumn
 from games.tables import SignedColumn
+from standings.models import PROVISIONAL_GAMES
 
 
 class WinRateColumn(tables.Column):

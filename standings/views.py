@@ -22,14 +22,6 @@ from club.web import ClubMixin, PublicReadMixin, VisitorCacheMixin
 from money.selectors import may_see_player_money
 from standings.charts import Point, bar_chart_svg, line_chart_svg
 from standings.highlights import GRAND_SLAM_GAMES, STREAK_GAMES
-from standings.selectors import (
-    SeasonStanding,
-    all_time_standings,
-    club_records,
-    club_seasons,
-    player_season,
-    season_standings,
-)
 from standings.models import PROVISIONAL_GAMES
 from standings.rating_selectors import (
     PlayerRating,
@@ -38,6 +30,14 @@ from standings.rating_selectors import (
     player_rating_history,
 )
 from standings.ratings import MODEL
+from standings.selectors import (
+    SeasonStanding,
+    all_time_standings,
+    club_records,
+    club_seasons,
+    player_season,
+    season_standings,
+)
 from standings.tables import RatingTable, SeasonStandingTable, rating_text
 
 
@@ -127,9 +127,7 @@ class AllTimeView(VisitorCacheMixin, SeasonMixin, CsvExportMixin, SingleTableMix
 
     def get_table_data(self):
         if not hasattr(self, "standings"):
-            self.standings = with_ratings(
-                all_time_standings(self.club), current_ratings(self.club)
-            )
+            self.standings = with_ratings(all_time_standings(self.club), current_ratings(self.club))
         return self.standings
 
     def get_context_data(self, **kwargs):

@@ -54,7 +54,12 @@ def cached_views() -> dict[str, type]:
 
 
 def test_the_cached_views_are_the_public_standings_pages():
-    assert set(cached_views()) == {"standings:season", "standings:all_time", "standings:player"}
+    assert set(cached_views()) == {
+        "standings:season",
+        "standings:all_time",
+        "standings:ratings",
+        "standings:player",
+    }
 
 
 def test_a_query_parameter_the_page_does_not_read_shares_one_entry(

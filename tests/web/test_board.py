@@ -277,7 +277,7 @@ def test_an_empty_session_says_so_in_each_part(club, client):
     assert "No round drawn yet." in html
     assert "Nobody is checked in yet." in html
     assert "No result confirmed yet." in html
-    assert "No hand of 24 or more and no skunk yet today." in html
+    assert "No hand of 24 or more, no skunk and no upset yet today." in html
 
 
 # --- The refresh ---------------------------------------------------------------------------------
@@ -365,8 +365,8 @@ def refresh_queries(client, session) -> int:
 # The session (with its club), the current round's seats with their results, the latest results,
 # the standings, and the highlights: the big hands and their rulings, the skunks, the grand
 # slams (the session's totals and its rounds), the winning streaks, the season's skunk king
-# (web/board.py's terms).
-REFRESH_QUERIES = 11
+# and the ratings' upsets (web/board.py's terms).
+REFRESH_QUERIES = 12
 
 
 def test_a_refresh_costs_a_fixed_number_of_queries_whatever_the_size(

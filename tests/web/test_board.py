@@ -277,7 +277,7 @@ def test_an_empty_session_says_so_in_each_part(club, client):
     assert "No round drawn yet." in html
     assert "Nobody is checked in yet." in html
     assert "No result confirmed yet." in html
-    assert "No hand of 24 or more, no skunk and no upset yet today." in html
+    assert "No hand of 24 or more and no skunk yet today." in html
 
 
 # --- The refresh ---------------------------------------------------------------------------------

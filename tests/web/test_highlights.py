@@ -160,7 +160,7 @@ def test_a_session_without_highlights_says_so(season, client):
     assert card.startswith("Highlights No hand of 24 or more, no skunk and no upset yet.")
     assert "skunk king 2026 Ann Able, 6 skunks so far" in card
     board = text_of(board_highlights(client, session))
-    assert board.startswith("No hand of 24 or more, no skunk and no upset yet today.")
+    assert board.startswith("No hand of 24 or more and no skunk yet today.")
 
 
 def test_the_session_page_links_to_its_highlights(season, client):

@@ -26,6 +26,15 @@ from games.models import Game
 PROVISIONAL_GAMES = 12
 
 
+def ordinal(mu: float, sigma: float) -> float:
+    """The displayed rating: the library's ordinal, mu − 3·sigma."""
+    return mu - 3 * sigma
+
+
+def is_provisional(games: int) -> bool:
+    return games < PROVISIONAL_GAMES
+
+
 class GameRating(models.Model):
     """One player's rating before and after one rated game."""
 
@@ -78,12 +87,12 @@ class GameRating(models.Model):
     @property
     def ordinal(self) -> float:
         """The displayed rating after the game (the library's ordinal: mu − 3·sigma)."""
-        return self.mu_after - 3 * self.sigma_after
+        return ordinal(self.mu_after, self.sigma_after)
 
     @property
     def ordinal_before(self) -> float:
-        return self.mu_before - 3 * self.sigma_before
+        return ordinal(self.mu_before, self.sigma_before)
 
     @property
     def provisional(self) -> bool:
-        return self.games < PROVISIONAL_GAMES
+        return is_provisional(self.games)

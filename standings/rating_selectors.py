@@ -24,7 +24,7 @@ from django.db.models import Count, OuterRef, Q, Subquery, Sum
 
 from club.models import Club, Player, Session
 from club.seasons import in_season
-from standings.models import PROVISIONAL_GAMES, GameRating
+from standings.models import GameRating, is_provisional, ordinal
 
 LATEST_FIRST = ("-date", "-session_id", "-round_number", "-table", "-game_id")
 
@@ -39,11 +39,11 @@ class PlayerRating:
 
     @property
     def ordinal(self) -> float:
-        return self.mu - 3 * self.sigma
+        return ordinal(self.mu, self.sigma)
 
     @property
     def provisional(self) -> bool:
-        return self.games < PROVISIONAL_GAMES
+        return is_provisional(self.games)
 
 
 def current_ratings(club: Club, season: int | None = None) -> list[PlayerRating]:
@@ -84,15 +84,15 @@ class RatingPoint:
 
     @property
     def ordinal_before(self) -> float:
-        return self.mu_before - 3 * self.sigma_before
+        return ordinal(self.mu_before, self.sigma_before)
 
     @property
     def ordinal(self) -> float:
-        return self.mu - 3 * self.sigma
+        return ordinal(self.mu, self.sigma)
 
     @property
     def provisional(self) -> bool:
-        return self.games < PROVISIONAL_GAMES
+        return is_provisional(self.games)
 
 
 def player_rating_history(club: Club, player: Player) -> list[RatingPoint]:

@@ -8,6 +8,9 @@ Terms:
 - one-time link: `/welcome/<token>/`, where a login sets its password (club.models.LoginLink).
   The raw token is returned once, to be shown or sent; only its SHA-256 is stored. A login has at
   most one live link: a new one revokes the older.
+- site login: a staff or superuser login, the site administrators'. It is managed in Django's
+  admin only: no club service (so no club page) gives it a link, a role or a password, even when
+  the admin linked it to a player (`refuse_site_login`).
 - PIN: four digits, hashed like a password (Django's hashers). `pin_verify` counts wrong tries per
   player and session and locks the PIN for the rest of the session after PIN_TRIES; a new PIN set
   by an organiser (or the player) lifts the lock.
@@ -76,7 +79,9 @@ def login_link_find(token: str) -> LoginLink | None:
 def _link_issue(
     *, club: Club, user: AbstractBaseUser, actor: AbstractBaseUser | None, purpose: str
 ) -> str:
-    """A new live link for `user` (call inside a transaction); the older live ones die."""
+    """A new live link for `user` (call inside a transaction); the older live ones die. Never for
+    a site administrator's login."""
+    refuse_site_login(user)
     now = timezone.now()
     LoginLink.objects.filter(
         user=user, used_at__isnull=True, revoked_at__isnull=True, expires_at__gt=now
@@ -147,6 +152,8 @@ def link_refusal(link: LoginLink | None) -> str | None:
         )
     if link.revoked_at is not None:
         return "A newer link replaced this one: use the newest, or ask an organiser."
+    if is_site_login(link.user):
+        return "This link cannot set a site administrator's password: use the site's admin."
     if link.expires_at <= timezone.now():
         return (
             f"This link expired on {timezone.localtime(link.expires_at):%d %B %Y} (links last "
@@ -210,6 +217,24 @@ def _require_organiser(actor: AbstractBaseUser | None, club: Club) -> None:
         raise PermissionDenied("Only an organiser gives logins.")
     if not Player.objects.filter(user=actor, club=club).exists() and not actor.is_superuser:
         raise PermissionDenied("Only an organiser of this club gives its logins.")
+
+
+SITE_LOGIN_REFUSAL = (
+    "This login is a site administrator's: it is managed in the site's admin, not from a club's "
+    "pages."
+)
+
+
+def is_site_login(user: AbstractBaseUser | None) -> bool:
+    """Whether `user` is a site administrator's login (staff or superuser)."""
+    return user is not None and (user.is_staff or user.is_superuser)
+
+
+def refuse_site_login(user: AbstractBaseUser | None) -> None:
+    """No club service changes a site administrator's login: an organiser reaches only the
+    logins made for the club's own players (see the module's terms)."""
+    if is_site_login(user):
+        raise PermissionDenied(SITE_LOGIN_REFUSAL)
 
 
 def _new_login(*, username: str, display_name: str, email: str, role: str) -> AbstractBaseUser:
@@ -285,6 +310,7 @@ def login_role_set(*, player: Player, actor: AbstractBaseUser | None, role: str)
         _require_organiser(actor, player.club)
         if player.user is None:
             raise ValidationError({"role": f"{player} has no login: give one first."})
+        refuse_site_login(player.user)
         if actor is not None and player.user_id == actor.pk:
             raise ValidationError(
                 {"role": "This is your own login: another organiser changes your role."}

@@ -1,18 +1,18 @@
 """Forms of the club app. They validate input; the services do the writing.
 
-Terms: `login` on the player form is the username of an existing account to link (optional).
-The login forms (giving a login, its role, a new one-time link, a table PIN) feed
-`club.accounts`; a PIN is four ASCII digits.
+Terms: the player form never takes a login: a login is made for its player on the player's login
+page (club.accounts.login_give), so no club page links an existing username. The login forms
+(giving a login, its role, a new one-time link, a table PIN) feed `club.accounts`; a PIN is four
+ASCII digits.
 """
 
 from __future__ import annotations
 
 from django import forms
-from django.contrib.auth import get_user_model
 from django.core.validators import RegexValidator
 
 from club.accounts import ROLES
-from club.models import LOGIN_NOT_LINKABLE, Club, Player
+from club.models import Club, Player
 from club.web import OneTimeFormMixin
 
 
@@ -52,12 +52,6 @@ class HouseRulesForm(forms.ModelForm):
 class PlayerForm(forms.Form):
     display_name = forms.CharField(max_length=60, label="Name")
     nickname = forms.CharField(max_length=60, required=False)
-    login = forms.CharField(
-        max_length=150,
-        required=False,
-        label="Login (username)",
-        help_text="Optional: the account this player logs in with.",
-    )
     active = forms.BooleanField(required=False, initial=True)
     joined = forms.DateField(
         required=False, widget=forms.DateInput(attrs={"type": "date"}), help_text="Default: today."
@@ -72,25 +66,14 @@ class PlayerForm(forms.Form):
             stored = {
                 "display_name": player.display_name,
                 "nickname": player.nickname,
-                "login": player.user.get_username() if player.user else "",
                 "active": player.active,
                 "joined": player.joined,
             }
             kwargs["initial"] = {**stored, **(kwargs.get("initial") or {})}
         super().__init__(*args, **kwargs)
 
-    def clean_login(self):
-        username = self.cleaned_data["login"].strip()
-        if not username:
-            return None
-        user = get_user_model().objects.filter(username=username).first()
-        if user is None:
-            raise forms.ValidationError(LOGIN_NOT_LINKABLE)
-        return user
-
     def service_values(self) -> dict:
         data = dict(self.cleaned_data)
-        data["user"] = data.pop("login")
         if data.get("joined") is None:
             data.pop("joined", None)
         return data

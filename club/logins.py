@@ -196,6 +196,7 @@ class PlayerLoginMixin(NeverCachedMixin, PageMixin, PermissionRequiredMixin, Clu
         context = {
             "player": player,
             "login": user,
+            "site_login": accounts.is_site_login(user),
             "login_role": role,
             "own": user is not None and user.pk == self.request.user.pk,
             "live_link": login_link_live(user),
@@ -207,7 +208,7 @@ class PlayerLoginMixin(NeverCachedMixin, PageMixin, PermissionRequiredMixin, Clu
         if user is None:
             suggestion = username_suggestion(player.display_name)
             context["give_form"] = LoginGiveForm(initial={"username": suggestion})
-        else:
+        elif not context["site_login"]:
             context["role_form"] = LoginRoleForm(initial={"role": role})
             context["link_form"] = LoginLinkForm()
         context.update(overrides)

@@ -83,7 +83,6 @@ class PlayerListView(PermissionRequiredMixin, ClubMixin, SingleTableMixin, Filte
 
 
 class PlayerCreateView(PermissionRequiredMixin, ClubMixin, ServiceFormMixin, FormView):
-    service_field_map = {"user": "login"}
     permission_required = "club.add_player"
     template_name = "club/player_form.html"
     form_class = PlayerForm
@@ -100,7 +99,6 @@ class PlayerCreateView(PermissionRequiredMixin, ClubMixin, ServiceFormMixin, For
 
 
 class PlayerUpdateView(PermissionRequiredMixin, ClubMixin, ServiceFormMixin, FormView):
-    service_field_map = {"user": "login"}
     permission_required = "club.change_player"
     template_name = "club/player_form.html"
     form_class = PlayerForm

@@ -91,7 +91,7 @@ def player_add(w: World) -> Target:
     form = PlayerForm(club=w.club)
     valid = [
         {"display_name": "New Player", "active": "on"},
-        {"display_name": "Al", "nickname": "Big Al", "login": "", "joined": "2026-01-15"},
+        {"display_name": "Al", "nickname": "Big Al", "joined": "2026-01-15"},
     ]
     return Target(reverse("club:player_add"), w.organiser, form_fields(form, w), valid)
 

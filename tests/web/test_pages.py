@@ -499,10 +499,12 @@ def test_organiser_adds_a_player_and_a_duplicate_name_is_a_field_error(client_fo
     assert Player.objects.filter(club=club, display_name__iexact="opal ortiz").count() == 1
 
 
-def test_unknown_login_is_a_field_error(client_for):
+def test_the_player_form_takes_no_login(client_for):
+    """A login is made for its player on the login page; a username posted here is ignored."""
     client = client_for("organiser")
     response = client.post("/club/players/add/", {"display_name": "Lou", "login": "nobody"})
-    assert "No login by that name can be linked here" in response.context["form"].errors["login"][0]
+    assert response.status_code == 302
+    assert Player.objects.get(display_name="Lou").user is None
 
 
 def test_an_organiser_cannot_reach_another_clubs_player(client_for):

@@ -3,9 +3,11 @@ organiser confirming them. All or nothing, with the audit entries the one-table 
 
 Terms: a *signed scorecard* is a table's paper scorecard that the players at it signed. When the
 organiser says every scorecard typed in was signed and the session's rules say signed scorecards
-confirm (DESIGN.md "A Thursday, step by step", item 4), those results are confirmed at once: the
-players' signatures are the other side's confirmation, so this holds at a table the organiser
-plays at too. Otherwise they are drafts for the other side or another organiser to confirm.
+confirm, those results are confirmed at once: the players' signatures are the other side's
+confirmation, so this holds at a table the organiser plays at too, unless the other side entered
+other scores themselves (at the table or on the game page): what a side entered is never
+overruled from this screen. Otherwise they are drafts for the other side or another organiser to
+confirm.
 """
 
 from __future__ import annotations
@@ -15,11 +17,11 @@ from collections.abc import Mapping, Sequence
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
-from django.db.models import Max
 from django.utils import timezone
 
 from club.audit import audit_record_many
 from club.locking import lock_session, locked
+from club.names import person_name
 from club.services import session_require_open
 from club.submissions import spend_token
 from games.audit import GameVerb
@@ -47,10 +49,16 @@ def round_results_enter(
 
     All or nothing: a table that is not in the round, is already confirmed or has impossible
     scores is a ValidationError naming the table (keyed `table_<number>`, one message per bad
-    table), and nothing is saved; so is a call that gives no table at all (code NO_SCORES). A
-    table's unconfirmed draft is replaced, as `result_enter` does. One audit entry per result:
-    the one `result_enter` writes, or "confirmed from a signed scorecard". The same form posted
-    twice enters once (`token`: club.submissions).
+    table), and nothing is saved; so is a call that gives no table at all (code NO_SCORES).
+
+    What another side entered is never overruled (`_other_side_refusal`): a draft the typist's
+    own side entered is replaced, as `result_enter` does; another side's draft with the same
+    scores is kept as it is, with who entered it (and confirmed, when the scorecard confirms);
+    another side's draft with other scores refuses its table, and so does, at a table the
+    typist plays at, a confirming scorecard that differs from what the other side last
+    entered. One audit entry per result written or confirmed: the one `result_enter` writes, or
+    "confirmed from a signed scorecard". The same form posted twice enters once (`token`:
+    club.submissions).
     """
     if not actor.has_perm(CORRECT_PERMISSION):
         raise PermissionDenied("Only an organiser enters a whole round's results.")
@@ -77,69 +85,85 @@ def round_results_enter(
             .order_by("game_id", "position")
         ):
             seats.setdefault(seat.game_id, []).append(seat)
-        current: dict[int, Result] = {
-            result.game_id: result
-            for result in Result.objects.filter(game__in=chosen).exclude(
-                state=ResultState.SUPERSEDED
-            )
-        }
-        latest = dict(
+        versions: dict[int, list[Result]] = {}
+        for version in (
             Result.objects.filter(game__in=chosen)
-            .values("game_id")
-            .annotate(latest=Max("version"))
-            .values_list("game_id", "latest")
-        )
+            .select_related("entered_by_player")
+            .prefetch_related("lines")
+            .order_by("game_id", "version")
+        ):
+            versions.setdefault(version.game_id, []).append(version)
         now = timezone.now()
         confirm = signed and session.house_rules.signed_scorecards_confirm
-        versions = []
+        versions_new = []
+        agreed: list[Result] = []  # another side's drafts this scorecard agrees with
+        replaced: list[Result] = []
         errors: dict[str, list[str]] = {}
         for game in chosen:
             game.session, game.round = session, round_  # no query per game for rules or names
-            old = current.get(game.pk)
+            typed = list(scores[game.table])
+            history = versions.get(game.pk, [])
+            old = next((v for v in history if v.state != ResultState.SUPERSEDED), None)
             if old is not None and old.state == ResultState.CONFIRMED:
                 errors[f"table_{game.table}"] = [
                     f"Table {game.table}'s result is confirmed: an organiser can correct it, "
                     "giving a reason."
                 ]
                 continue
+            # An organiser who plays at the table enters it for their side, as `result_enter`
+            # records it (so their partner cannot confirm it).
+            own_side = next(
+                (s.side for s in seats.get(game.pk, []) if s.player.user_id == actor.pk), None
+            )
+            refusal = _other_side_refusal(game, history, old, typed, actor, own_side, confirm)
+            if refusal:
+                errors[f"table_{game.table}"] = [refusal]
+                continue
+            if old is not None and _by_another_side(old, actor, own_side):
+                # The same scores as the other side's own entry: theirs is kept, with who
+                # entered it, and confirmed when the signed scorecard confirms.
+                if confirm:
+                    old.game = game
+                    agreed.append(old)
+                continue
             try:
-                versions.append(
+                versions_new.append(
                     new_version(
                         game=game,
                         seats=seats.get(game.pk, []),
-                        latest=latest.get(game.pk, 0),
-                        scores=scores[game.table],
+                        latest=history[-1].version if history else 0,
+                        scores=typed,
                         actor=actor,
                         state=ResultState.CONFIRMED if confirm else ResultState.DRAFT,
                         source=source,
-                        # An organiser who plays at the table enters it for their side, as
-                        # `result_enter` records it (so their partner cannot confirm it).
-                        entered_side=next(
-                            (
-                                seat.side
-                                for seat in seats.get(game.pk, [])
-                                if seat.player.user_id == actor.pk
-                            ),
-                            None,
-                        ),
+                        entered_side=own_side,
                         now=now,
                     )
                 )
             except ValidationError as error:
                 errors[f"table_{game.table}"] = [f"Table {game.table}: {'; '.join(error.messages)}"]
+            else:
+                if old is not None:
+                    replaced.append(old)
         if errors:
             raise ValidationError(errors)
-        Result.objects.filter(pk__in=[old.pk for old in current.values()]).update(
+        Result.objects.filter(pk__in=[old.pk for old in replaced]).update(
             state=ResultState.SUPERSEDED
         )
-        results = Result.objects.bulk_create([result for result, _ in versions])
+        Result.objects.filter(pk__in=[draft.pk for draft in agreed]).update(
+            state=ResultState.CONFIRMED, confirmed_by=actor, confirmed_at=now
+        )
+        for draft in agreed:
+            draft.state, draft.confirmed_by, draft.confirmed_at = ResultState.CONFIRMED, actor, now
+        written = Result.objects.bulk_create([result for result, _ in versions_new])
         lines = []
-        for result, (_, result_lines) in zip(results, versions, strict=True):
+        for result, (_, result_lines) in zip(written, versions_new, strict=True):
             for line in result_lines:
                 line.result = result
             lines.extend(result_lines)
         ResultLine.objects.bulk_create(lines)
-        if confirm:
+        results = sorted([*written, *agreed], key=lambda result: result.game.table)
+        if confirm and results:
             refresh_session_totals(session)
             results_changed(session)
         audit_record_many(
@@ -160,6 +184,62 @@ def round_results_enter(
             ],
         )
     return results
+
+
+def _by_another_side(version: Result, actor: AbstractBaseUser, own_side: int | None) -> bool:
+    """Whether `version` was entered by someone of another side than the typist's: anyone but
+    the typist when the typist does not play at the table."""
+    if version.entered_by_id == actor.pk:
+        return False
+    return own_side is None or version.entered_side != own_side
+
+
+def _scores_text(scores: Sequence[int]) -> str:
+    return "–".join(str(score) for score in scores)
+
+
+def _entry_text(version: Result) -> str:
+    """ "Bob Baker entered 60–121 at the table": who entered a version, and what."""
+    scores = _scores_text(version.scores)
+    if version.entered_by_player_id:
+        return f"{version.entered_by_player} entered {scores} at the table"
+    return f"{person_name(version.entered_by)} entered {scores}"
+
+
+def _other_side_refusal(
+    game: Game,
+    history: list[Result],
+    old: Result | None,
+    typed: list[int],
+    actor: AbstractBaseUser,
+    own_side: int | None,
+    confirm: bool,
+) -> str | None:
+    """Why a scorecard cannot be entered over what another side entered (None: it can).
+
+    A scorecard never replaces a draft another side entered with other scores (the typist may
+    have the wrong card, or the players may disagree: they settle it at the table, not the
+    screen). And an organiser who plays at the table never confirms his own game over what the
+    other side last entered, even after replacing their draft with his own on the game page."""
+    if old is not None and _by_another_side(old, actor, own_side) and old.scores != typed:
+        return (
+            f"Table {game.table}: {_entry_text(old)}, not what this scorecard says "
+            f"({_scores_text(typed)}), and their entry waits for the other side. Check with the "
+            "players: confirm it on the game page if it is right, or leave this table empty "
+            "here and let the table settle it."
+        )
+    if not confirm or own_side is None:
+        return None
+    since = max((v.version for v in history if v.confirmed_at is not None), default=0)
+    theirs = [v for v in history if v.version > since and _by_another_side(v, actor, own_side)]
+    if theirs and theirs[-1].scores != typed:
+        return (
+            f"Table {game.table}: you play at this table and {_entry_text(theirs[-1])}, not "
+            f"what this scorecard says ({_scores_text(typed)}): your scorecard cannot confirm "
+            "it. Leave this table empty here: the other side accepts your entry at the table, "
+            "or another organiser confirms it."
+        )
+    return None
 
 
 def round_results_confirm(*, round_: Round, actor: AbstractBaseUser) -> list[Result]:

@@ -150,21 +150,18 @@ def test_every_seat_gets_its_sides_outcome():
     assert double_skunked.exists()  # the card has a double skunk in it
 
 
-def test_only_the_tables_given_are_entered_and_a_players_draft_is_replaced():
-    round_ = drawn_round(players=4, seated_users=[UserFactory(role="players")])
-    first, second = games_of(round_)
-    mine = first if first.seats.filter(player__user__isnull=False).exists() else second
-    other = second if mine is first else first
-    player_user = mine.seats.get(player__user__isnull=False).player.user
-    theirs = services.result_enter(game=mine, actor=player_user, scores=[121, 100])
+def test_only_the_tables_given_are_entered_and_the_typists_own_draft_is_replaced():
+    round_ = drawn_round(players=4)
+    mine, other = games_of(round_)
     organiser = organiser_user()
+    typo = services.result_enter(game=mine, actor=organiser, scores=[121, 100])
 
     [result] = services.round_results_enter(
         round_=round_, actor=organiser, scores={mine.table: [100, 121]}
     )
 
-    theirs.refresh_from_db()
-    assert theirs.state == ResultState.SUPERSEDED
+    typo.refresh_from_db()
+    assert typo.state == ResultState.SUPERSEDED
     assert (result.game, result.version, result.state) == (mine, 2, ResultState.DRAFT)
     assert result.entered_by == organiser
     assert not Result.objects.filter(game=other).exists()

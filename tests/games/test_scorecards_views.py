@@ -228,11 +228,34 @@ def test_a_draft_is_prefilled_and_kept_unless_changed_or_signed(client, member, 
         "1 draft entered: the other side or another organiser confirms it."
     ]
 
-    # Signed: the signatures confirm it (a new version, confirmed).
+    # Signed: the signatures confirm the player's own draft, kept with who entered it.
     response = post(client, round_, {**card(round_, tables={first.table}), "signed": "on"})
     assert response.status_code == 302
     now = current(first)
-    assert (now.version, now.state, now.source) == (2, ResultState.CONFIRMED, "scorecard")
+    assert (now.pk, now.state, now.entered_by) == (theirs.pk, ResultState.CONFIRMED, player)
+    assert now.confirmed_by == organiser
+
+
+def test_a_draft_of_another_side_with_other_scores_is_refused_on_its_row(
+    client, member, organiser, round_
+):
+    """The scorecard says one thing, the player entered another: the screen says so on that
+    table, saves nothing, and the player's entry stays."""
+    player = member("player")
+    first, second, *_ = games_of(round_)
+    theirs = services.result_enter(game=first, actor=organiser, scores=[70 + first.table, 121])
+    Result.objects.filter(pk=theirs.pk).update(entered_by=player)
+    client.force_login(organiser)
+    before = snapshot()
+
+    response = post(client, round_, {**card(round_, tables={first.table, second.table})})
+
+    assert response.status_code == 400
+    assert snapshot() == before
+    [message] = row_errors(response)[first.table]
+    assert f"entered {70 + first.table}–121" in message
+    assert f"not what this scorecard says (121–{70 + first.table})" in message
+    assert message in response.content.decode()
 
 
 # --- Saving ---------------------------------------------------------------------------------------

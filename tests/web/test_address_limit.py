@@ -13,7 +13,6 @@ from unittest import mock
 import pytest
 from django.conf import settings
 from django.test import Client, override_settings
-from django.utils import timezone
 from django.utils.module_loading import import_string
 
 from tests.factories import PASSWORD
@@ -36,19 +35,11 @@ def try_login(client, username, password="wrong-password"):
 
 
 @pytest.fixture
-def clock():
-    """The time the site reads, moved by hand: `clock.now`, `clock.advance(seconds)`. It starts
-    72 seconds into a window, near the real time (django-axes keeps its own rows by that)."""
-
-    class Clock:
-        now = window_start(timezone.now()) + dt.timedelta(seconds=72)
-
-        def advance(self, seconds: float) -> None:
-            self.now += dt.timedelta(seconds=seconds)
-
-    found = Clock()
-    with mock.patch("django.utils.timezone.now", side_effect=lambda: found.now):
-        yield found
+def clock(clock):
+    """The suite's clock, 72 seconds into a window near the real time (django-axes keeps its
+    own rows by the real time)."""
+    clock.now = window_start(clock.now) + dt.timedelta(seconds=72)
+    return clock
 
 
 @contextlib.contextmanager

@@ -11,9 +11,10 @@ Terms:
 - site login: a staff or superuser login, the site administrators'. It is managed in Django's
   admin only: no club service (so no club page) gives it a link, a role or a password, even when
   the admin linked it to a player (`refuse_site_login`).
-- PIN: four digits, hashed like a password (Django's hashers). `pin_verify` counts wrong tries per
-  player and session and locks the PIN for the rest of the session after PIN_TRIES; a new PIN set
-  by an organiser (or the player) lifts the lock.
+- PIN: four digits, hashed like a password (Django's hashers). `pin_verify` keeps each wrong one
+  (`WrongPin`); after the first few, each makes the next try of that player's PIN wait longer,
+  up to a few minutes (club.pin_waits), in any session; a new PIN set by an organiser (or the
+  player) starts the count afresh. Nothing ever locks a PIN for longer than a wait.
 
 Every service validates, writes in one transaction and records one audit entry per change; a PIN
 or a password never appears in the audit trail.
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import math
 import re
 import secrets
 
@@ -36,19 +38,19 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from club.audit import ClubVerb, at_the_table, audit_record
-from club.locking import lock_session, locked
+from club.locking import locked
 from club.models import (
     LOGIN_LINK_DAYS,
-    PIN_TRIES,
     Club,
     LoginLink,
     LoginLinkPurpose,
-    PinLock,
     Player,
     Session,
-    SessionState,
+    WrongPin,
 )
+from club.pin_waits import LONGEST_WAIT, wait_after, wait_text
 from club.roles import JUDGES, ORGANISERS, PLAYERS
+from club.selectors import pin_tries
 from club.services import club_create, player_create
 from club.submissions import spend_token
 
@@ -410,8 +412,8 @@ def club_start(
 
 def pin_set(*, player: Player, actor: AbstractBaseUser, pin: str) -> None:
     """Set (or, with an empty `pin`, remove) a player's table PIN: by the player themselves or an
-    organiser of the club. Four digits. A new PIN lifts a lock of the player's PIN in every open
-    session (the organiser has seen who is typing)."""
+    organiser of the club. Four digits. The wrong PINs typed before count no more for a wait
+    (they were guesses at the old PIN); they stay on their sessions' pages as history."""
     pin = (pin or "").strip()
     if pin and not PIN_PATTERN.fullmatch(pin):
         raise ValidationError({"pin": "A PIN is exactly four digits, e.g. 4071."})
@@ -420,66 +422,85 @@ def pin_set(*, player: Player, actor: AbstractBaseUser, pin: str) -> None:
         own = actor.is_authenticated and player.user_id == actor.pk
         if not own:
             _require_organiser(actor, player.club)
+        now = timezone.now()
+        forgotten = pin_tries(player, now=now).wrong
         player.pin_hash = make_password(pin) if pin else ""
-        player.save(update_fields=["pin_hash"])
-        lifted = PinLock.objects.filter(
-            player=player, session__state=SessionState.OPEN, locked_at__isnull=False
-        ).update(locked_at=None, failures=0)
+        player.pin_set_at = now
+        player.save(update_fields=["pin_hash", "pin_set_at"])
         audit_record(
             actor=actor,
             action=ClubVerb.PIN_SET if pin else ClubVerb.PIN_CLEARED,
             obj=player,
             club=player.club,
-            data={"player": player.display_name, "locks_lifted": lifted},
+            data={"player": player.display_name, "wrong_pins_forgotten": forgotten},
         )
 
 
-def pin_refusal(session: Session, player: Player) -> str | None:
-    """Why `player` cannot accept with a PIN in `session` now (None: they can type it)."""
+def pin_refusal(player: Player) -> str | None:
+    """Why `player` cannot accept with a PIN at all (None: they can type one)."""
     if not player.pin_hash:
         return (
             f"{player} has no PIN yet: an organiser sets one on the player's page (or the "
             "organiser confirms the result on the game page)."
         )
-    if PinLock.objects.filter(session=session, player=player, locked_at__isnull=False).exists():
-        return (
-            f"{player}'s PIN is locked after {PIN_TRIES} wrong tries this session: an organiser "
-            "sets a new PIN, or confirms the result on the game page."
-        )
     return None
 
 
+ORGANISER_HELP = "set a new PIN, or confirm the result on the game page."
+
+
+def _seconds_until(moment: dt.datetime, now: dt.datetime) -> int:
+    return math.ceil((moment - now).total_seconds())
+
+
 def pin_verify(*, session: Session, player: Player, pin: str) -> None:
-    """Check the PIN `player` typed at a table in `session`. A wrong PIN is counted (and audited)
-    even though the caller's change is refused: this commits its own transaction, then raises a
-    ValidationError on `pin`. The PIN_TRIES-th wrong one locks the player's PIN for the session.
-    Call it before (outside) the transaction of what it guards."""
+    """Check the PIN `player` typed at a table in `session`. During the wait after wrong PINs
+    (club.pin_waits) the try is refused before the PIN is read, and is not counted. A wrong PIN
+    is kept (`WrongPin`) and audited even though the caller's change is refused: this commits
+    its own transaction, then raises a ValidationError on `pin` that says how long the next try
+    waits. Locks the player's row, so two phones trying one player's PIN take turns. Call it
+    before (outside) the transaction of what it guards."""
     with transaction.atomic():
-        session = lock_session(session.pk)
-        player = Player.objects.get(pk=player.pk)
-        refusal = pin_refusal(session, player)
+        player = locked(Player.objects.all()).get(pk=player.pk)
+        refusal = pin_refusal(player)
         if refusal:
             raise ValidationError({"pin": refusal})
-        if PIN_PATTERN.fullmatch((pin or "").strip()) and check_password(
-            pin.strip(), player.pin_hash
-        ):
+        now = timezone.now()
+        tries = pin_tries(player, now=now)
+        if tries.next_try is not None:
+            wait = wait_text(_seconds_until(tries.next_try, now))
+            raise ValidationError(
+                {
+                    "pin": f"Too many wrong PINs for {player}: the next try in {wait}. "
+                    f"An organiser can {ORGANISER_HELP}"
+                }
+            )
+        typed = (pin or "").strip()
+        if PIN_PATTERN.fullmatch(typed) and check_password(typed, player.pin_hash):
             return
-        lock, _ = PinLock.objects.get_or_create(session=session, player=player)
-        lock = locked(PinLock.objects.all()).get(pk=lock.pk)
-        lock.failures += 1
-        left = PIN_TRIES - lock.failures
-        if left <= 0:
-            lock.locked_at = timezone.now()
-        lock.save(update_fields=["failures", "locked_at"])
+        wrong_pin = WrongPin(session=session, player=player, typed_at=now)
+        wrong_pin.full_clean(exclude=["session", "player"])
+        wrong_pin.save()
+        wrong = tries.wrong + 1
+        seconds = wait_after(wrong)
         audit_record(
             actor=None,
-            action=ClubVerb.PIN_LOCKED if left <= 0 else ClubVerb.PIN_REFUSED,
+            action=ClubVerb.PIN_REFUSED,
             obj=player,
             club=session.club,
-            data={**at_the_table(player), "session": session.pk, "failures": lock.failures},
+            data={
+                **at_the_table(player),
+                "session": session.pk,
+                "wrong_pins": wrong,
+                "wait_seconds": seconds,
+            },
         )
-    if left <= 0:
-        raise ValidationError({"pin": pin_refusal(session, player)})
+    if not seconds:
+        raise ValidationError({"pin": f"Wrong PIN for {player}: try again."})
     raise ValidationError(
-        {"pin": f"Wrong PIN for {player}: {left} {'try' if left == 1 else 'tries'} left."}
+        {
+            "pin": f"Wrong PIN for {player}: the next try in {wait_text(seconds)}. Each wrong "
+            f"PIN makes the wait longer, up to {wait_text(LONGEST_WAIT)}; an organiser can "
+            f"{ORGANISER_HELP}"
+        }
     )

@@ -47,6 +47,8 @@ class ClubVerb(models.TextChoices):
     PIN_SET = "pin.set", "Table PIN set"
     PIN_CLEARED = "pin.cleared", "Table PIN removed"
     PIN_REFUSED = "pin.refused", "Wrong table PIN"
+    # No longer written (wrong PINs now make the next try wait instead of locking the PIN for
+    # the session); kept so the entries written when they did, and backups holding them, read.
     PIN_LOCKED = "pin.locked", "Table PIN locked after too many wrong tries"
 
 

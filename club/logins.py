@@ -41,8 +41,9 @@ from club.forms import (
 )
 from club.mail import email_configured, login_link_send
 from club.models import LoginLink, Player
+from club.pin_waits import PIN_MEMORY_DAYS
 from club.qr import absolute_url, is_local_only, qr_svg
-from club.selectors import login_link_live, pin_locked_sessions, username_suggestion
+from club.selectors import login_link_live, pin_tries, username_suggestion
 from club.submissions import AlreadySaved
 from club.web import ClubMixin, PageMixin, add_service_errors
 
@@ -200,7 +201,8 @@ class PlayerLoginMixin(NeverCachedMixin, PageMixin, PermissionRequiredMixin, Clu
             "login_role": role,
             "own": user is not None and user.pk == self.request.user.pk,
             "live_link": login_link_live(user),
-            "pin_locked_sessions": pin_locked_sessions(player),
+            "pin_tries": pin_tries(player),
+            "pin_memory_days": PIN_MEMORY_DAYS,
             "email_configured": email_configured(),
             "handover": self.handover(),
             "pin_form": PinForm(),
@@ -362,7 +364,8 @@ class AccountMixin(PageMixin, LoginRequiredMixin):
             "login_role": accounts.login_role(self.request.user) if player else "",
             "password_form": OwnPasswordForm(),
             "pin_form": PinForm() if player else None,
-            "pin_locked_sessions": pin_locked_sessions(player) if player else [],
+            "pin_tries": pin_tries(player) if player else None,
+            "pin_memory_days": PIN_MEMORY_DAYS,
         }
         context.update(overrides)
         return context

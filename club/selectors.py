@@ -1,5 +1,6 @@
 """Reads for the club app: which club a request is about, its next session, players, audit,
-sessions and their check-ins and fees.
+sessions and their check-ins and fees, and the wrong table PINs (a player's that count for the
+next try's wait, and a session's for its organisers).
 
 Terms: the current club is the club of the logged-in user's player record; for anyone else it is the
 club named by PEGBOARD_DEFAULT_CLUB (a slug), or else the first club on the site.
@@ -14,14 +15,24 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db.models import Count, OuterRef, Q, QuerySet, Subquery, Sum
+from django.db.models import Count, Max, OuterRef, Q, QuerySet, Subquery, Sum
 from django.db.models.functions import Coalesce, Lower
 from django.http import HttpRequest
 from django.utils import timezone
 
-from club.models import AuditEntry, CheckIn, Club, LoginLink, Player, Session, SessionState
+from club.models import (
+    AuditEntry,
+    CheckIn,
+    Club,
+    LoginLink,
+    Player,
+    Session,
+    SessionState,
+    WrongPin,
+)
 from club.money import owed_cents_expression
 from club.names import player_name_of
+from club.pin_waits import PIN_MEMORY_DAYS, wait_after
 
 
 def club_for_user(user) -> Club | None:
@@ -202,8 +213,59 @@ def username_suggestion(display_name: str) -> str:
     return candidate
 
 
-def pin_locked_sessions(player: Player) -> QuerySet[Session]:
-    """The open sessions in which the player's PIN is locked after too many wrong tries."""
-    return Session.objects.filter(
-        state=SessionState.OPEN, pin_locks__player=player, pin_locks__locked_at__isnull=False
-    ).order_by("date")
+@dataclass(frozen=True)
+class PinTries:
+    """A player's counted wrong PINs (club.pin_waits): how many, the last, and until when the
+    next try must wait (None: it may be tried now)."""
+
+    wrong: int
+    last: dt.datetime | None
+    next_try: dt.datetime | None
+
+
+def pin_tries(player: Player, *, now: dt.datetime | None = None) -> PinTries:
+    """The wrong PINs that count for `player` at `now`: within the last PIN_MEMORY_DAYS and
+    since their PIN was set."""
+    now = now or timezone.now()
+    counted = WrongPin.objects.filter(
+        player=player, typed_at__gt=now - dt.timedelta(days=PIN_MEMORY_DAYS)
+    )
+    if player.pin_set_at is not None:
+        counted = counted.filter(typed_at__gte=player.pin_set_at)
+    found = counted.aggregate(wrong=Count("pk"), last=Max("typed_at"))
+    wrong, last = found["wrong"], found["last"]
+    ends = last + dt.timedelta(seconds=wait_after(wrong)) if last is not None else None
+    return PinTries(wrong=wrong, last=last, next_try=ends if ends and ends > now else None)
+
+
+@dataclass(frozen=True)
+class SessionWrongPins:
+    """The wrong PINs typed for one player at a table in one session."""
+
+    player: Player
+    count: int
+    last: dt.datetime
+    new_pin_since: bool  # a PIN was set (or removed) after the last of them
+
+
+def session_wrong_pins(session: Session) -> list[SessionWrongPins]:
+    """Each player whose PIN was typed wrong at a table in `session`, the latest first."""
+    rows = list(
+        WrongPin.objects.filter(session=session)
+        .values("player")
+        .annotate(count=Count("pk"), last=Max("typed_at"))
+        .order_by("-last", "player")
+    )
+    players = Player.objects.in_bulk([row["player"] for row in rows])
+    return [
+        SessionWrongPins(
+            player=players[row["player"]],
+            count=row["count"],
+            last=row["last"],
+            new_pin_since=(
+                players[row["player"]].pin_set_at is not None
+                and players[row["player"]].pin_set_at > row["last"]
+            ),
+        )
+        for row in rows
+    ]

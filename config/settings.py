@@ -6,6 +6,7 @@ the venue, and `check --deploy` will then say so). With DEBUG on, a development 
 none is given. Every variable is documented in the README.
 """
 
+import datetime as dt
 import os
 from pathlib import Path
 
@@ -113,6 +114,14 @@ TEMPLATES = [
 ]
 
 WSGI_APPLICATION = "config.wsgi.application"
+
+
+def env_count(name: str, default: int) -> int:
+    """A whole number from the environment, 0 or more."""
+    raw = os.environ.get(name, "").strip() or str(default)
+    if not (raw.isascii() and raw.isdigit()):
+        raise ImproperlyConfigured(f"{name}={raw!r}: give a whole number, 0 or more.")
+    return int(raw)
 
 
 def env_seconds(name: str, default: int) -> int:
@@ -253,6 +262,20 @@ AXES_LOCKOUT_CALLABLE = "web.lockouts.lockout_response"
 AXES_VERBOSE = False
 # Keep failed logins only (for the lock-outs), not a row per successful login.
 AXES_DISABLE_ACCESS_LOG = True
+# And per address, whatever the username (web.throttle): someone trying a new username each
+# time is never locked out per login, yet each try costs a password hash. After
+# PEGBOARD_ADDRESS_FAILURE_LIMIT failed logins from one address within the last
+# PEGBOARD_ADDRESS_WINDOW, every login from there is refused, before any password is checked,
+# until the window has slid past enough of them: far more than a venue's members, who share its
+# one address, mistype in ten minutes. The counters are in the cache (CACHES).
+AXES_HANDLER = "web.throttle.ClubLoginHandler"
+PEGBOARD_ADDRESS_FAILURE_LIMIT = 30
+PEGBOARD_ADDRESS_WINDOW = dt.timedelta(minutes=10)
+# The proxies in front of the site (0: none), each appending the address it was reached from to
+# X-Forwarded-For: the client's address is read from there (web.throttle.client_address), not
+# from the connection, which is the proxy's. Only what the proxies themselves wrote is trusted.
+AXES_CLIENT_IP_CALLABLE = "web.throttle.client_address"
+PEGBOARD_PROXIES = env_count("PEGBOARD_PROXIES", 0)
 
 # Content-Security-Policy (django-csp 4): only the site's own scripts, styles and images; no
 # inline script, style attribute or event handler anywhere (tests/security/test_csp.py).

@@ -137,7 +137,7 @@ def table_context(
         acceptors = []
         for seat in table_acceptors(game, current):
             player = seat.player
-            refusal = pin_refusal(session, player) if rules.table_pins else None
+            refusal = pin_refusal(player) if rules.table_pins else None
             form = None
             if refusal is None:
                 posted = accept_bound is not None and accept_bound.data.get("player") == str(

@@ -63,7 +63,7 @@ CLUB_ROWS: dict[str, str] = {
     "club.player": "club",
     "club.session": "club",
     "club.checkin": "session__club",
-    "club.pinlock": "session__club",
+    "club.wrongpin": "session__club",
     "games.round": "session__club",
     "games.game": "session__club",
     "games.seat": "game__session__club",
@@ -94,6 +94,13 @@ MOVED_MODELS = {"settlement", "payout", "ledgerentry"}
 MOVED_PERMISSIONS = {
     ("settle_session", "club", "session"): ["settle_session", "money", "settlement"],
 }
+
+
+# Files written while wrong table PINs were counted per player and session, the count locking
+# the PIN for the session at OLD_PIN_TRIES ("club.pinlock": session, player, failures,
+# locked_at), are read as one "club.wrongpin" row per wrong PIN (`_read_pin_counts`).
+OLD_PIN_COUNT = "club.pinlock"
+OLD_PIN_TRIES = 5
 
 
 class BackupError(Exception):
@@ -229,14 +236,79 @@ def read_document(text: str) -> dict:
         )
     _read_moved_names(document)
     labels = Counter(row.get("model") for row in objects)
-    unknown = sorted(str(label) for label in labels if label not in (USER_LABEL, *CLUB_ROWS))
+    known = (USER_LABEL, *CLUB_ROWS, OLD_PIN_COUNT)
+    unknown = sorted(str(label) for label in labels if label not in known)
     if unknown:
         raise BackupError(f"The file holds rows this Pegboard does not know: {unknown}.")
     if labels["club.club"] != 1:
         raise BackupError(f"The file holds {labels['club.club']} clubs; a backup holds one.")
     if document.get("counts") != dict(sorted(labels.items())):
         raise BackupError("The file's row counts do not match its rows: it is cut short or edited.")
+    _read_pin_counts(document)
     return document
+
+
+def _read_pin_counts(document: dict) -> None:
+    """Replace, in place, an older file's wrong-PIN counts (OLD_PIN_COUNT) by one row per wrong
+    PIN, typed when the count locked the PIN, else when its session began (the file keeps no
+    other time); numbered after the file's own wrong-PIN rows. Their references are checked
+    with every other row's."""
+    old = [row for row in document["objects"] if row["model"] == OLD_PIN_COUNT]
+    if not old:
+        return
+    sessions = {
+        row["pk"]: row["fields"] for row in document["objects"] if row["model"] == "club.session"
+    }
+    pk = max(
+        (row["pk"] for row in document["objects"] if row["model"] == "club.wrongpin"), default=0
+    )
+    made = []
+    for row in old:
+        fields = row["fields"]
+        failures = fields.get("failures")
+        if type(failures) is not int or not 0 <= failures <= OLD_PIN_TRIES:
+            raise BackupError(
+                f"The file's {OLD_PIN_COUNT} #{row['pk']} counts {failures!r} wrong PINs: "
+                f"a count is a whole number from 0 to {OLD_PIN_TRIES}."
+            )
+        typed_at = fields.get("locked_at") or _session_start(row, sessions)
+        for _ in range(failures):
+            pk += 1
+            made.append(
+                {
+                    "model": "club.wrongpin",
+                    "pk": pk,
+                    "fields": {
+                        "session": fields.get("session"),
+                        "player": fields.get("player"),
+                        "typed_at": typed_at,
+                    },
+                }
+            )
+    document["objects"] = [row for row in document["objects"] if row["model"] != OLD_PIN_COUNT]
+    document["objects"] += made
+    counts = Counter(row["model"] for row in document["objects"])
+    document["counts"] = dict(sorted(counts.items()))
+
+
+def _session_start(row: dict, sessions: dict) -> dt.datetime:
+    """When the session of an older file's wrong-PIN count began, in the site's time zone."""
+    session = sessions.get(row["fields"].get("session"))
+    if session is None:
+        raise BackupError(
+            f"The file's {OLD_PIN_COUNT} #{row['pk']}: its session "
+            f"(#{row['fields'].get('session')}) is not a session in the file."
+        )
+    try:
+        start = dt.datetime.combine(
+            dt.date.fromisoformat(session["date"]), dt.time.fromisoformat(session["starts_at"])
+        )
+    except (KeyError, TypeError, ValueError):
+        raise BackupError(
+            f"The file's {OLD_PIN_COUNT} #{row['pk']}: its session has no date and start time "
+            "to read."
+        ) from None
+    return timezone.make_aware(start)
 
 
 def _moved(label: object) -> object:

@@ -6,7 +6,11 @@ table); `client_for(role)` returns a test client logged in as a member of `club`
 current club is `other_club`, so they must never see `club`'s private data.
 """
 
+import datetime as dt
+from unittest import mock
+
 import pytest
+from django.utils import timezone
 
 from club.roles import JUDGES, ORGANISERS, PLAYERS
 from tests.factories import ClubFactory, PlayerFactory, UserFactory
@@ -68,3 +72,19 @@ def _empty_cache():
     cache.clear()
     yield
     cache.clear()
+
+
+@pytest.fixture
+def clock():
+    """The time the site reads (`django.utils.timezone.now`), moved by hand instead of slept
+    on: `clock.now` (it starts at the real time) and `clock.advance(seconds)`."""
+
+    class Clock:
+        now = timezone.now()
+
+        def advance(self, seconds: float) -> None:
+            self.now += dt.timedelta(seconds=seconds)
+
+    found = Clock()
+    with mock.patch("django.utils.timezone.now", side_effect=lambda: found.now):
+        yield found

@@ -27,6 +27,7 @@ DRAW_MAX_LINES = 400
 PURE_MODULES = (
     "club.rules",
     "club.verbs",
+    "club.pin_waits",
     "games.outcome",
     "games.ranking",
     "games.draw",

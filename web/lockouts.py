@@ -4,12 +4,14 @@ lists their club's lock-outs and lifts them.
 Terms: see web.selectors (failures, lock-out, a club's lock-outs). django-axes calls
 `lockout_response` (settings.AXES_LOCKOUT_CALLABLE) instead of the log-in page's answer when a
 login is refused for being locked out: a 429 page that says until when, and that an organiser can
-lift it sooner.
+lift it sooner; or, when every login from the address is refused (web.throttle), that nobody can
+lift that and when it ends by itself.
 """
 
 from __future__ import annotations
 
 from axes.helpers import get_client_username, get_failure_limit
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.mixins import PermissionRequiredMixin
 from django.core.exceptions import ValidationError
@@ -23,6 +25,7 @@ from club.web import ClubMixin
 from web import services
 from web.forms import LoginNameForm
 from web.selectors import club_lockouts, cool_off, lockout_ends
+from web.throttle import address_refused_until
 
 LOCKED_OUT_STATUS = 429  # Too Many Requests
 
@@ -37,7 +40,16 @@ def duration_text(delta) -> str:
 
 
 def lockout_response(request, original_response=None, credentials=None):
-    """The lock-out page (django-axes' AXES_LOCKOUT_CALLABLE)."""
+    """The lock-out page (django-axes' AXES_LOCKOUT_CALLABLE): the address limit's when the
+    address is refused (lifting a login's lock-out would not let it in), else the login's."""
+    address_until = address_refused_until(getattr(request, "axes_ip_address", None))
+    if address_until is not None:
+        context = {
+            "address_limit": settings.PEGBOARD_ADDRESS_FAILURE_LIMIT,
+            "window_text": duration_text(settings.PEGBOARD_ADDRESS_WINDOW),
+            "ends": address_until,
+        }
+        return render(request, "web/locked_out.html", context, status=LOCKED_OUT_STATUS)
     username = get_client_username(request, credentials) or ""
     ends = lockout_ends(username, getattr(request, "axes_ip_address", None))
     context = {

@@ -19,16 +19,19 @@ from django.views.generic import TemplateView, View
 from django_tables2 import RequestConfig
 
 from club import services
+from club.accounts import ORGANISER_PERMISSION
 from club.auth import member_player_id
 from club.export import csv_response, requested_format
 from club.forms import CheckInForm
 from club.models import CheckIn
+from club.pin_waits import FREE_WRONG_PINS, LONGEST_WAIT, wait_text
 from club.selectors import (
     banner_session,
     checkin_candidates,
     next_session,
     session_checkins,
     session_fee_totals,
+    session_wrong_pins,
 )
 from club.templatetags.pegboard import cents
 from club.web import (
@@ -135,6 +138,10 @@ class SessionPageMixin(PageMixin, PermissionRequiredMixin, SessionMixin):
             context["can_collect"] = user.has_perm("club.change_checkin") and session.is_open
         if context["can_settle"]:
             context["blockers"] = settle_blockers(session)
+        if user.has_perm(ORGANISER_PERMISSION):  # who sets others' PINs
+            context["wrong_pins"] = session_wrong_pins(session)
+            context["pin_free_wrong"] = FREE_WRONG_PINS
+            context["pin_longest_wait"] = wait_text(LONGEST_WAIT)
         if context["can_manage"]:
             context["checkin_form"] = CheckInForm(club=self.club)
             if self.request.GET.get("then") == "checkin":  # just checked someone in

@@ -34,12 +34,11 @@ from club.models.people import (
     Player,
 )
 from club.models.sessions import (
-    PIN_TRIES,
     CheckIn,
-    PinLock,
     Session,
     SessionState,
     SubmissionToken,
+    WrongPin,
 )
 from club.money import (  # the money limits are read from club.models too
     CHECKIN_JACKPOT_FIELDS,
@@ -63,7 +62,6 @@ __all__ = [
     "MONEY_FIELDS",
     "MONEY_LIMIT_CENTS",
     "MONEY_LIMIT_MESSAGE",
-    "PIN_TRIES",
     "AppendOnlyModel",
     "AppendOnlyQuerySet",
     "AuditEntry",
@@ -72,13 +70,13 @@ __all__ = [
     "HouseRules",
     "LoginLink",
     "LoginLinkPurpose",
-    "PinLock",
     "Player",
     "Session",
     "SessionState",
     "SubmissionToken",
     "TableMode",
     "Weekday",
+    "WrongPin",
     "check_session_date",
     "format_cents",
     "latest_session_date",

@@ -4,7 +4,8 @@ they accept results with at a table, and the one-time links that let a login set
 Terms:
 - PIN: four digits a player types to accept a result on a table's link when the club's "table
   PINs" rule is on; stored hashed, like a password (`pin_hash`), set by the player or an
-  organiser (club.accounts).
+  organiser (club.accounts), when last in `pin_set_at` (the wrong PINs typed before it are
+  guesses at another PIN, and count for no wait: club.pin_waits).
 - login link: a one-time link (`/welcome/<token>/`) where a login sets its password: the
   welcome of a new login, or a forgotten password. Only a hash of the token is stored; it is
   valid for LOGIN_LINK_DAYS, for one use, and a newer link of the same login replaces it.
@@ -47,6 +48,12 @@ class Player(models.Model):
         blank=True,
         editable=False,
         help_text="The hash of the player's 4-digit PIN for table links (empty: no PIN).",
+    )
+    pin_set_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        editable=False,
+        help_text="When the PIN was last set or removed: wrong PINs before it count no more.",
     )
 
     class Meta:

@@ -1,5 +1,6 @@
 """Sessions (one club morning each, with the house rules it is played under), check-ins (a
-player present, what they owe and who took it), and the one-time tokens of forms."""
+player present, what they owe and who took it), the one-time tokens of forms, and the wrong
+table PINs typed in a session."""
 
 from __future__ import annotations
 
@@ -167,28 +168,19 @@ class SubmissionToken(models.Model):
         return f"submission {self.token[:8]}…"
 
 
-PIN_TRIES = 5
+class WrongPin(models.Model):
+    """One wrong PIN typed for a player on a table's link, in a session. The player's recent
+    ones make the next try wait (club.pin_waits, club.selectors.pin_tries); the session's are
+    listed on its page for the organisers. Written only by `club.accounts.pin_verify`; kept,
+    like the audit trail, when a new PIN makes them count no more."""
 
-
-class PinLock(models.Model):
-    """Wrong PINs typed for one player on table links during one session: after PIN_TRIES the
-    player's PIN is locked for the rest of the session (an organiser setting a new PIN lifts it).
-    Written only by `club.accounts.pin_verify`."""
-
-    session = models.ForeignKey(Session, on_delete=models.PROTECT, related_name="pin_locks")
-    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="pin_locks")
-    failures = models.PositiveSmallIntegerField(default=0)
-    locked_at = models.DateTimeField(null=True, blank=True)
+    session = models.ForeignKey(Session, on_delete=models.PROTECT, related_name="wrong_pins")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="wrong_pins")
+    typed_at = models.DateTimeField()
 
     class Meta:
-        ordering = ["session", "player"]
-        constraints = [
-            models.UniqueConstraint(fields=["session", "player"], name="pin_lock_one_per_player"),
-        ]
+        ordering = ["typed_at", "pk"]
+        indexes = [models.Index(fields=["player", "typed_at"])]
 
     def __str__(self) -> str:
-        return f"{self.player}'s PIN at {self.session}: {self.failures} wrong"
-
-    @property
-    def is_locked(self) -> bool:
-        return self.locked_at is not None
+        return f"a wrong PIN for {self.player} at {self.session}"

@@ -12,8 +12,8 @@ Terms:
   its audit entry has no actor and says "at the table" (club.audit.at_the_table).
 - accept: confirm a draft at the table. A player of another side than the one that entered it
   (any player at the table when an organiser entered it), with their PIN when the session's rules
-  ask for table PINs (club.accounts.pin_verify, which counts wrong tries even though the accept
-  is refused).
+  ask for table PINs (club.accounts.pin_verify, which keeps a wrong PIN even though the accept is
+  refused, and refuses a try unread while the wait after wrong PINs runs).
 """
 
 from __future__ import annotations
@@ -157,9 +157,10 @@ def _acceptable(game: Game, result: Result, player: Player) -> Seat:
 
 def table_result_accept(*, result: Result, player: Player, pin: str = "") -> Result:
     """A player of another side accepts a draft at the table: the result is confirmed. With the
-    session's "table PINs" rule on, their PIN first (a wrong one is counted and refused). An
-    accept refused for another reason (the same side, a result confirmed already, a closed
-    round) is refused before the PIN is read, so it costs no try."""
+    session's "table PINs" rule on, their PIN first (a wrong one is kept and refused, and makes
+    the next try wait once there were a few). An accept refused for another reason (the same
+    side, a result confirmed already, a closed round) is refused before the PIN is read, so it
+    costs no try."""
     game = result.game
     if game.session.house_rules.table_pins:
         _acceptable(game, Result.objects.get(pk=result.pk), player)

@@ -230,7 +230,7 @@ def test_with_table_pins_a_wrong_pin_then_the_right_one(browser, live_server, sc
     assert pin.get_attribute("autocomplete") == "off"
     pin.fill("1357")
     accept.get_by_role("button", name=f"Accept as {other}").click()
-    expect(mobile.get_by_text(f"Wrong PIN for {other}: 4 tries left.")).to_be_visible()
+    expect(mobile.get_by_text(f"Wrong PIN for {other}: try again.")).to_be_visible()
     assert_made_for_a_phone(mobile)
     screenshot(mobile, "table-page-wrong-pin-phone")
 

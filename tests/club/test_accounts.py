@@ -1,8 +1,8 @@
 """The services of logins, passwords and PINs (`club.accounts`, issue 15): each refusal and its
 message, one-time links (live, used, replaced, expired; only a hash stored), roles (nobody
 changes their own), passwords, and table PINs (four digits, hashed, wrong tries counted and
-audited, the PIN_TRIES-th locking the PIN for that session only, a new PIN lifting the lock). One
-audit entry per change, and no PIN, password or raw token in any of them."""
+audited; the waits they make: tests/club/test_pin_waits.py). One audit entry per change, and no
+PIN, password or raw token in any of them."""
 
 import datetime as dt
 import hashlib
@@ -17,16 +17,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from club import accounts
-from club.audit import AT_THE_TABLE, ClubVerb
-from club.models import (
-    PIN_TRIES,
-    AuditEntry,
-    LoginLink,
-    PinLock,
-    Player,
-    SessionState,
-    SubmissionToken,
-)
+from club.audit import ClubVerb
+from club.models import AuditEntry, LoginLink, Player, SubmissionToken, WrongPin
 from club.roles import JUDGES, ORGANISERS, PLAYERS
 from club.submissions import AlreadySaved, new_token
 from tests.factories import ClubFactory, PlayerFactory, SessionFactory, UserFactory
@@ -67,7 +59,7 @@ def state() -> tuple:
         list(users.values_list("pk", "username", "password", "email")),
         list(Player.objects.order_by("pk").values_list("pk", "user_id", "pin_hash")),
         list(LoginLink.objects.order_by("pk").values_list()),
-        list(PinLock.objects.order_by("pk").values_list()),
+        list(WrongPin.objects.order_by("pk").values_list()),
         AuditEntry.objects.count(),
         sorted(get_user_model().groups.through.objects.values_list("user_id", "group_id")),
     )
@@ -414,7 +406,7 @@ def test_an_organiser_sets_a_pin_stored_hashed_and_audited(newcomer, organiser):
     assert check_password(PIN, newcomer.pin_hash)
     entry = AuditEntry.objects.get(action=ClubVerb.PIN_SET)
     assert entry.actor == organiser
-    assert entry.data == {"player": "Nora Newcomer", "locks_lifted": 0}
+    assert entry.data == {"player": "Nora Newcomer", "wrong_pins_forgotten": 0}
     accounts.pin_set(player=newcomer, actor=organiser, pin="")
     newcomer.refresh_from_db()
     assert newcomer.pin_hash == ""
@@ -451,7 +443,7 @@ def session(club):
 
 def test_a_player_without_a_pin_cannot_accept_with_one(session, newcomer):
     message = "Nora Newcomer has no PIN yet: an organiser sets one on the player's page"
-    assert accounts.pin_refusal(session, newcomer).startswith(message)
+    assert accounts.pin_refusal(newcomer).startswith(message)
     refused(lambda: accounts.pin_verify(session=session, player=newcomer, pin="0000"), message)
 
 
@@ -460,65 +452,7 @@ def test_the_right_pin_passes(session, newcomer, organiser):
     before = AuditEntry.objects.count()
     assert accounts.pin_verify(session=session, player=newcomer, pin=PIN) is None
     assert AuditEntry.objects.count() == before
-    assert not PinLock.objects.exists()
-
-
-def test_wrong_pins_are_counted_and_audited_and_the_fifth_locks_this_session_only(
-    session, newcomer, organiser, club
-):
-    accounts.pin_set(player=newcomer, actor=organiser, pin=PIN)
-    other = SessionFactory(club=club)
-    for attempt, wrong in enumerate(["0000", "1234", "", "abcd"], start=1):
-        left = PIN_TRIES - attempt
-        with pytest.raises(ValidationError) as caught:
-            accounts.pin_verify(session=session, player=newcomer, pin=wrong)
-        word = "try" if left == 1 else "tries"
-        assert caught.value.message_dict["pin"] == [
-            f"Wrong PIN for Nora Newcomer: {left} {word} left."
-        ]
-        lock = PinLock.objects.get(session=session, player=newcomer)
-        assert lock.failures == attempt and lock.locked_at is None
-    refusals = AuditEntry.objects.filter(action=ClubVerb.PIN_REFUSED).order_by("pk")
-    assert [entry.data["failures"] for entry in refusals] == [1, 2, 3, 4]
-    entry = refusals.first()
-    assert entry.actor is None
-    assert entry.data["via"] == AT_THE_TABLE and entry.data["by_player_id"] == newcomer.pk
-
-    with pytest.raises(ValidationError) as caught:
-        accounts.pin_verify(session=session, player=newcomer, pin="9999")
-    locked_message = "Nora Newcomer's PIN is locked after 5 wrong tries this session"
-    assert caught.value.message_dict["pin"][0].startswith(locked_message)
-    assert PinLock.objects.get(session=session, player=newcomer).locked_at is not None
-    assert AuditEntry.objects.filter(action=ClubVerb.PIN_LOCKED).count() == 1
-    # Locked: even the right PIN is refused now, and nothing more is counted.
-    refused(lambda: accounts.pin_verify(session=session, player=newcomer, pin=PIN), locked_message)
-    # Another session of the club is not locked.
-    assert accounts.pin_verify(session=other, player=newcomer, pin=PIN) is None
-    assert PIN not in audit_text() and "9999" not in audit_text()
-
-
-def test_a_new_pin_lifts_the_lock(session, newcomer, organiser):
-    accounts.pin_set(player=newcomer, actor=organiser, pin=PIN)
-    for _ in range(PIN_TRIES):
-        with pytest.raises(ValidationError):
-            accounts.pin_verify(session=session, player=newcomer, pin="0000")
-    assert accounts.pin_refusal(session, newcomer)
-    accounts.pin_set(player=newcomer, actor=organiser, pin="8642")
-    entry = AuditEntry.objects.filter(action=ClubVerb.PIN_SET).order_by("pk").last()
-    assert entry.data["locks_lifted"] == 1
-    lock = PinLock.objects.get(session=session, player=newcomer)
-    assert (lock.locked_at, lock.failures) == (None, 0)
-    assert accounts.pin_verify(session=session, player=newcomer, pin="8642") is None
-
-
-def test_a_lock_of_a_settled_session_stays_as_history(session, newcomer, organiser):
-    accounts.pin_set(player=newcomer, actor=organiser, pin=PIN)
-    for _ in range(PIN_TRIES):
-        with pytest.raises(ValidationError):
-            accounts.pin_verify(session=session, player=newcomer, pin="0000")
-    type(session).objects.filter(pk=session.pk).update(state=SessionState.SETTLED)
-    accounts.pin_set(player=newcomer, actor=organiser, pin="8642")
-    assert PinLock.objects.get(session=session).locked_at is not None
+    assert not WrongPin.objects.exists()
 
 
 # --- Starting a club ------------------------------------------------------------------------------

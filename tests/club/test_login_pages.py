@@ -3,12 +3,14 @@ page for a player's login (give a login, change its role, a new password link, t
 the link and its QR code shown once), and everyone's own account page (password, PIN). Forms'
 error paths, double posts, e-mail when configured, and the headers that keep a link secret."""
 
+import datetime as dt
 import re
 
 import pytest
 from django.contrib.auth import SESSION_KEY, get_user_model
 from django.contrib.messages import get_messages
 from django.core import mail
+from django.core.exceptions import ValidationError
 from django.urls import reverse
 from django.utils import timezone
 
@@ -18,7 +20,7 @@ from club.logins import HANDOVER, WELCOME_TOKEN
 from club.models import AuditEntry, LoginLink, Player
 from club.selectors import username_suggestion
 from club.submissions import TOKEN_FIELD
-from tests.factories import ClubFactory, PlayerFactory, UserFactory
+from tests.factories import ClubFactory, PlayerFactory, SessionFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -345,6 +347,31 @@ def test_an_organiser_sets_and_removes_a_pin(client, organiser, newcomer):
     removed = client.post(action("player_pin", newcomer), {"pin": "", "clear": "on"})
     assert messages_of(removed)[-1] == "Nora Newcomer's table PIN is removed."
     assert Player.objects.get(pk=newcomer.pk).pin_hash == ""
+
+
+def test_the_pin_pages_show_the_wrong_pins_that_count_and_the_next_try(
+    client, club, member, organiser, clock
+):
+    """The organiser's page of a player's login and the player's own account page: how many
+    wrong PINs count for the wait, the last, and from when the next try is read."""
+    user = member("player")
+    pat = Player.objects.get(user=user)
+    accounts.pin_set(player=pat, actor=organiser, pin="4071")
+    session = SessionFactory(club=club)
+    for _ in range(4):
+        with pytest.raises(ValidationError):
+            accounts.pin_verify(session=session, player=pat, pin="0000")
+    next_try = timezone.localtime(clock.now + dt.timedelta(seconds=5))
+    for viewer, page in [(organiser, login_page(pat)), (user, reverse("club:account"))]:
+        client.force_login(viewer)
+        html = client.get(page).content.decode()
+        state = re.search(r'data-testid="pin-state">(.*?)</dd>', html, re.S)[1]
+        assert state.startswith("set; 4 wrong PINs typed at tables in the last 30 days")
+        assert f"the next try from {next_try:%-I:%M:%S} {next_try:%p}" in state
+        assert "locked" not in state
+    clock.advance(5)
+    html = client.get(reverse("club:account")).content.decode()
+    assert "the next try from" not in html and "4 wrong PINs" in html
 
 
 @pytest.mark.parametrize(

@@ -105,3 +105,16 @@ def test_email_settings_are_read_from_the_environment():
     assert bad_port.returncode != 0 and "EMAIL_PORT='smtp'" in bad_port.stderr
     both = run_manage("check", env=env | {"EMAIL_USE_SSL": "1", "EMAIL_USE_TLS": "1"})
     assert both.returncode != 0 and "EMAIL_USE_SSL and EMAIL_USE_TLS" in both.stderr
+
+
+def test_the_trusted_proxies_are_a_whole_number_from_the_environment():
+    """PEGBOARD_PROXIES says how many proxies' X-Forwarded-For entries to trust (web.throttle):
+    anything but a whole number stops the site with a message instead of guessing."""
+    env = {k: v for k, v in PRODUCTION_ENV.items() if k != "SECRET_KEY"} | {"DEBUG": "1"}
+    script = "from django.conf import settings as s; print(s.PEGBOARD_PROXIES)"
+    assert run_manage("shell", "-c", script, env=env).stdout.splitlines()[-1] == "0"
+    one = run_manage("shell", "-c", script, env=env | {"PEGBOARD_PROXIES": "1"})
+    assert one.stdout.splitlines()[-1] == "1"
+    for value in ("one", "-1", "²"):
+        bad = run_manage("check", env=env | {"PEGBOARD_PROXIES": value})
+        assert bad.returncode != 0 and f"PEGBOARD_PROXIES={value!r}" in bad.stderr

@@ -19,7 +19,7 @@ from django.core.exceptions import ValidationError
 from club import accounts
 from club import services as club_services
 from club.audit import AT_THE_TABLE, ClubVerb
-from club.models import AuditEntry, Club, PinLock, Session
+from club.models import AuditEntry, Club, Session, WrongPin
 from club.submissions import AlreadySaved, new_token
 from games import services
 from games.audit import GameVerb
@@ -300,7 +300,7 @@ def test_the_right_pin_accepts(pinned):
     pinned.accept(draft, sam, pin="2222")
     draft.refresh_from_db()
     assert (draft.state, draft.confirmed_by_player) == (ResultState.CONFIRMED, sam)
-    assert not PinLock.objects.exists()
+    assert not WrongPin.objects.exists()
 
 
 def test_a_wrong_pin_is_refused_and_counted(pinned):
@@ -308,13 +308,13 @@ def test_a_wrong_pin_is_refused_and_counted(pinned):
     draft = pinned.enter(pat)
     with pytest.raises(ValidationError) as error:
         pinned.accept(draft, sam, pin="1111")  # Pat's PIN, not Sam's
-    assert error.value.message_dict["pin"] == [f"Wrong PIN for {sam}: 4 tries left."]
+    assert error.value.message_dict["pin"] == [f"Wrong PIN for {sam}: try again."]
     draft.refresh_from_db()
     assert draft.state == ResultState.DRAFT
-    lock = PinLock.objects.get(session=pinned.session, player=sam)
-    assert (lock.failures, lock.locked_at) == (1, None)
+    typed = WrongPin.objects.get()
+    assert (typed.session, typed.player) == (pinned.session, sam)
     entry = AuditEntry.objects.get(action=ClubVerb.PIN_REFUSED)
-    assert (entry.actor, entry.data["via"], entry.data["failures"]) == (None, AT_THE_TABLE, 1)
+    assert (entry.actor, entry.data["via"], entry.data["wrong_pins"]) == (None, AT_THE_TABLE, 1)
     assert "2222" not in str(entry.data) and "1111" not in str(entry.data)
 
 
@@ -326,7 +326,7 @@ def test_a_missing_or_malformed_pin_is_a_wrong_try(pinned, pin):
     assert "Wrong PIN" in error.value.message_dict["pin"][0]
 
 
-def test_the_fifth_wrong_pin_locks_it_for_the_session(pinned):
+def test_wrong_pins_make_the_next_try_wait_and_the_right_pin_accepts_after_it(pinned, clock):
     pat, sam = pinned.players
     draft = pinned.enter(pat)
     messages = []
@@ -334,20 +334,22 @@ def test_the_fifth_wrong_pin_locks_it_for_the_session(pinned):
         with pytest.raises(ValidationError) as error:
             pinned.accept(draft, sam, pin="0000")
         messages.append(error.value.message_dict["pin"][0])
-    assert messages[3] == f"Wrong PIN for {sam}: 1 try left."
-    assert "locked after 5 wrong tries" in messages[4]
-    assert PinLock.objects.get(player=sam).locked_at is not None
-    assert AuditEntry.objects.filter(action=ClubVerb.PIN_LOCKED).count() == 1
-    # Locked: even the right PIN is refused, and no more tries are counted.
+        clock.advance(5)
+    assert messages[:3] == [f"Wrong PIN for {sam}: try again."] * 3
+    assert messages[3].startswith(f"Wrong PIN for {sam}: the next try in 5 seconds.")
+    assert messages[4].startswith(f"Wrong PIN for {sam}: the next try in 10 seconds.")
+    # During the wait even the right PIN is refused, and nothing more is counted.
     with pytest.raises(ValidationError) as error:
         pinned.accept(draft, sam, pin="2222")
-    assert "locked after 5 wrong tries" in error.value.message_dict["pin"][0]
-    assert PinLock.objects.get(player=sam).failures == 5
+    assert error.value.message_dict["pin"][0].startswith(
+        f"Too many wrong PINs for {sam}: the next try in 5 seconds."
+    )
+    assert WrongPin.objects.filter(player=sam).count() == 5
     draft.refresh_from_db()
     assert draft.state == ResultState.DRAFT
-    # An organiser sets a new PIN: the lock is lifted.
-    accounts.pin_set(player=sam, actor=pinned.organiser, pin="3333")
-    pinned.accept(draft, sam, pin="3333")
+    # Once it is over the right PIN accepts: nobody has to lift anything.
+    clock.advance(5)
+    pinned.accept(draft, sam, pin="2222")
     draft.refresh_from_db()
     assert draft.state == ResultState.CONFIRMED
 
@@ -360,7 +362,7 @@ def test_a_player_without_a_pin_cannot_accept_while_pins_are_on(pinned):
     with pytest.raises(ValidationError) as error:
         pinned.accept(draft, sam, pin="2222")
     assert "has no PIN yet" in error.value.message_dict["pin"][0]
-    assert not PinLock.objects.exists()
+    assert not WrongPin.objects.exists()
     draft.refresh_from_db()
     assert draft.state == ResultState.DRAFT
 
@@ -375,7 +377,7 @@ def test_a_wrong_pin_of_the_side_that_entered_costs_no_try():
     with pytest.raises(ValidationError) as error:
         table.accept(draft, partner, pin="0000")
     assert "side entered this result" in error_text(error)
-    assert not PinLock.objects.exists()
+    assert not WrongPin.objects.exists()
     assert not AuditEntry.objects.filter(action=ClubVerb.PIN_REFUSED).exists()
 
 
@@ -386,7 +388,7 @@ def test_a_wrong_pin_on_a_confirmed_result_costs_no_try(pinned):
     with pytest.raises(ValidationError) as error:
         pinned.accept(draft, sam, pin="9999")
     assert "confirmed already" in error_text(error)
-    assert not PinLock.objects.exists()
+    assert not WrongPin.objects.exists()
 
 
 def test_pins_off_accept_without_a_pin(table):

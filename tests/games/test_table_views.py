@@ -18,7 +18,7 @@ from django.test import Client
 
 from club import accounts
 from club import services as club_services
-from club.models import AuditEntry, Club, PinLock, Player
+from club.models import AuditEntry, Club, Player, WrongPin
 from games import services
 from games.models import Result, ResultState
 from money.services import session_settle
@@ -310,14 +310,14 @@ def test_with_pins_each_accept_asks_for_the_players_pin(client, pinned):
     assert "Accept as Sam Smith" in html
 
 
-def test_a_wrong_pin_says_how_many_tries_are_left_then_the_right_one_accepts(client, pinned):
+def test_a_wrong_pin_says_so_then_the_right_one_accepts(client, pinned):
     _, sam = pinned.players
     enter(client, pinned, pinned.players[0])
     draft = Result.objects.get(game=pinned.game)
     wrong = accept(client, pinned, draft, sam, pin="1111")
     assert wrong.status_code == 400
-    assert "Wrong PIN for Sam Smith: 4 tries left." in wrong.content.decode()
-    assert PinLock.objects.get(player=sam).failures == 1
+    assert "Wrong PIN for Sam Smith: try again." in wrong.content.decode()
+    assert WrongPin.objects.get().player == sam
     draft.refresh_from_db()
     assert draft.state == ResultState.DRAFT
     right = accept(client, pinned, draft, sam, pin="2468")
@@ -326,18 +326,28 @@ def test_a_wrong_pin_says_how_many_tries_are_left_then_the_right_one_accepts(cli
     assert draft.state == ResultState.CONFIRMED
 
 
-def test_the_fifth_wrong_pin_locks_and_the_page_says_so(client, pinned):
+def test_wrong_pins_make_a_wait_the_page_says_how_long_and_the_button_stays(client, pinned, clock):
     _, sam = pinned.players
     enter(client, pinned, pinned.players[0])
     draft = Result.objects.get(game=pinned.game)
-    for _ in range(4):
+    for _ in range(3):
         accept(client, pinned, draft, sam, pin="0000")
-    fifth = accept(client, pinned, draft, sam, pin="0000")
-    assert fifth.status_code == 400
-    assert "locked after 5 wrong tries" in fifth.content.decode()
-    html = client.get(pinned.page).content.decode()
-    assert "Accept as Sam Smith" not in html
-    assert "locked after 5 wrong tries" in html
+    fourth = accept(client, pinned, draft, sam, pin="0000")
+    assert fourth.status_code == 400
+    assert "Wrong PIN for Sam Smith: the next try in 5 seconds." in fourth.content.decode()
+    assert "Accept as Sam Smith" in client.get(pinned.page).content.decode()
+    clock.advance(1)
+    waiting = accept(client, pinned, draft, sam, pin="2468")
+    assert waiting.status_code == 400
+    assert "Too many wrong PINs for Sam Smith: the next try in 4 seconds." in (
+        waiting.content.decode()
+    )
+    draft.refresh_from_db()
+    assert draft.state == ResultState.DRAFT
+    clock.advance(4)
+    assert accept(client, pinned, draft, sam, pin="2468").status_code == 302
+    draft.refresh_from_db()
+    assert draft.state == ResultState.CONFIRMED
 
 
 def test_a_player_without_a_pin_has_no_accept_button(client, pinned):
@@ -348,7 +358,7 @@ def test_a_player_without_a_pin_has_no_accept_button(client, pinned):
     draft = Result.objects.get(game=pinned.game)
     response = accept(client, pinned, draft, pinned.players[0], pin="1234")
     assert response.status_code == 400
-    assert not PinLock.objects.exists()
+    assert not WrongPin.objects.exists()
 
 
 @pytest.mark.parametrize("pin", ["", "12", "abcd", "12345"])
@@ -357,7 +367,7 @@ def test_a_malformed_pin_is_a_field_error_and_costs_no_try(client, pinned, pin):
     draft = Result.objects.get(game=pinned.game)
     response = accept(client, pinned, draft, pinned.players[1], pin=pin)
     assert response.status_code == 400
-    assert not PinLock.objects.exists()
+    assert not WrongPin.objects.exists()
     if pin:
         assert "A PIN is four digits." in response.content.decode()
     draft.refresh_from_db()

@@ -89,7 +89,7 @@ def build_history() -> Club:
     dispute = Dispute.objects.get(claim__game__session__club=club)
     session = dispute.claim.game.session
     session_reopen(session=session, actor=organiser, reason="The appeal was lodged in time.")
-    # A table PIN (its hash is backed up) and a wrong try at a table (a PIN lock row).
+    # A table PIN (its hash is backed up) and a wrong one typed at a table (a WrongPin row).
     pat = Player.objects.get(club=club, user__username="player")
     pin_set(player=pat, actor=organiser, pin="4071")
     try:

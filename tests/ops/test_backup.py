@@ -20,9 +20,11 @@ from django.apps import apps as django_apps
 from django.contrib.auth.models import Permission
 from django.contrib.contenttypes.models import ContentType
 from django.core.management import call_command
+from django.utils import timezone
 
-from club.models import AuditEntry, Club, Player, Session
+from club.models import AuditEntry, Club, Player, Session, WrongPin
 from club.services import session_open
+from club.verbs import is_verb, verb_label
 from games.selectors import session_standings
 from money.selectors import pot_balances
 from ops import backup
@@ -199,6 +201,62 @@ def test_a_backup_written_before_the_money_app_still_restores(tmp_path):
     assert User.objects.get(username="judge").has_perm("money.settle_session")
 
 
+def with_pin_counts(*counts):
+    """An edit making the file one written while wrong PINs were counted per player and session
+    (club.pinlock: a count, locking the PIN for the session at five): one row per count, of
+    the file's first player, in its first session."""
+
+    def change(document):
+        session = next(row for row in document["objects"] if row["model"] == "club.session")
+        player = next(row for row in document["objects"] if row["model"] == "club.player")
+        for pk, (failures, locked_at) in enumerate(counts, start=1):
+            fields = {"session": session["pk"], "player": player["pk"], "failures": failures}
+            document["objects"].append(
+                {"model": "club.pinlock", "pk": pk, "fields": {**fields, "locked_at": locked_at}}
+            )
+        document["counts"] = dict(
+            sorted({**document["counts"], "club.pinlock": len(counts)}.items())
+        )
+
+    return change
+
+
+@pytest.mark.parametrize(
+    ("count", "locked_at", "typed_at"),
+    [
+        (3, None, "the session's start"),
+        (
+            5,
+            "2026-03-20T10:41:07.123456Z",
+            dt.datetime(2026, 3, 20, 10, 41, 7, 123456, tzinfo=dt.UTC),
+        ),
+        (0, None, None),
+    ],
+)
+def test_a_backup_written_while_wrong_pins_locked_a_pin_still_restores(
+    monkeypatch, capsys, small_backup, count, locked_at, typed_at
+):
+    """Each wrong PIN the older file counted becomes a row, typed when the PIN was locked,
+    else when its session began; none is lost, and the next export writes today's rows."""
+    edited(small_backup, with_pin_counts((count, locked_at)))
+    code, out, err = cli(monkeypatch, capsys, "import_club", str(small_backup))
+    assert (code, err) == (0, "")
+    session, player = Session.objects.get(), Player.objects.get()
+    if typed_at == "the session's start":
+        typed_at = timezone.make_aware(dt.datetime.combine(session.date, session.starts_at))
+    assert (
+        list(WrongPin.objects.values_list("session", "player", "typed_at"))
+        == [(session.pk, player.pk, typed_at)] * count
+    )
+    again = export_text("small")
+    assert '"club.pinlock"' not in again
+    assert again.count('"model": "club.wrongpin"') == count
+
+
+def test_the_lock_verb_of_older_files_still_reads():
+    assert is_verb("pin.locked") and verb_label("pin.locked").startswith("Table PIN locked")
+
+
 # --- Bad input ---------------------------------------------------------------------------------
 
 
@@ -300,6 +358,18 @@ def break_a_session(document):
             "A row of the file cannot be read",
         ),
         (lambda path: edited(path, break_a_session), "its club (#999) is not a club in the file"),
+        (
+            lambda path: edited(path, with_pin_counts((6, None))),
+            "club.pinlock #1 counts 6 wrong PINs: a count is a whole number from 0 to 5.",
+        ),
+        (
+            lambda path: edited(path, with_pin_counts(("two", None))),
+            "club.pinlock #1 counts 'two' wrong PINs",
+        ),
+        (
+            lambda path: edited(path, with_pin_counts((2, "yesterday"))),
+            "A row of the file cannot be read",
+        ),
     ],
 )
 def test_import_refuses_a_bad_file(monkeypatch, capsys, small_backup, prepare, message):

@@ -147,6 +147,14 @@ def checkin_of_another_clubs_player(document, outsider):
     return f"club.checkin #{checkin['pk']}: its player (#{outsider}) is not a player in the file."
 
 
+def wrong_pin_of_another_clubs_player(document, outsider):
+    wrong_pin = rows(document, "club.wrongpin")[0]
+    wrong_pin["fields"]["player"] = outsider
+    return (
+        f"club.wrongpin #{wrong_pin['pk']}: its player (#{outsider}) is not a player in the file."
+    )
+
+
 # --- More of what the site keeps ----------------------------------------------------------------
 
 
@@ -256,6 +264,7 @@ def two_players_one_name(document, outsider):
         rules_without_a_rule,
         checkin_of_a_missing_player,
         checkin_of_another_clubs_player,
+        wrong_pin_of_another_clubs_player,
         game_in_another_sessions_round,
         settled_session_made_open,
         fee_over_the_limit,

@@ -244,10 +244,10 @@ def pot_balance(club, pot: str) -> int:
 def accepted_hands(session: Session, total: int) -> list[int]:
     """Players with an accepted big hand counting `total` this session whose cards were
     confirmed (scoring.selectors, which defines it for the highlights too): the winners of the
-    jackpot of `total` (DESIGN.md "Claims, muggins and disputes"). Claimed at its true count, so
-    never an over-claim corrected down, whatever a judge later rules, nor a count found only by a
-    muggins call; a false muggins call after it never costs it; disputed, the judge's last ruling
-    left the claimant's side the count. Two queries."""
+    jackpot of `total` (docs/design.md "Claims, muggins and disputes"). Claimed at its true
+    count, so never an over-claim corrected down, whatever a judge later rules, nor a count found
+    only by a muggins call; a false muggins call after it never costs it; disputed, the judge's
+    last ruling left the claimant's side the count. Two queries."""
     claims = Claim.objects.filter(game__session=session, true_points=total).order_by()
     hands = accepted_big_hands(claims, at_least=total, cards_confirmed=True)
     return sorted({claim.claimant_id for claim in hands})

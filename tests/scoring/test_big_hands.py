@@ -2,12 +2,13 @@
 `accepted_big_hands`), which the highlights read as it is and the jackpot winners
 (money.selectors.accepted_hands) read with confirmed cards.
 
-DESIGN.md "Claims, muggins and disputes": "A hand or crib claim wins a 29, 28 or 24 jackpot only
-once a player of another side at the table (or a judge) has confirmed the cards, and only when it
-was not an over-claim (a count corrected down never wins, whatever a judge later rules); a wrong
-muggins call never costs the claimant a jackpot. One definition of an accepted big hand serves
-the jackpots and the highlights." docs/claims.md: "A count found only by a muggins call, or
-corrected down from an over-claim, does not win: the claimant did not announce it."
+docs/design.md "Claims, muggins and disputes": "A 29, 28 or 24 wins its jackpot when accepted as
+claimed (or upheld by a judge) and a player of another side at the table (or a judge who is not a
+party) has confirmed the cards, and only when it was not an over-claim: a count corrected down
+never wins, whatever a judge later rules. A wrong muggins call never costs the claimant the
+jackpot. One definition of an accepted big hand serves the jackpots and the highlights."
+docs/claims.md: "A count found only by a muggins call, or corrected down from an over-claim, does
+not win: the claimant did not announce it."
 
 Terms: a *jackpot table* (tests/scoring/jackpot_tables.py): a 2-player game whose session runs the
 29, 28 and 24 jackpots; the side-1 player files the 29 (hoyle.txt "Showing"), the side-0 player

@@ -152,7 +152,7 @@ def test_the_highlights_take_big_hands_by_the_jackpots_definition_without_confir
     is a highlight at once and wins the jackpot once confirmed. The same 29 claimed as 30 is
     corrected down (docs/claims.md: it "does not win"); its claimant disputes, a judge agrees
     with the engine's 29, the cards are confirmed: still neither a highlight (the session's, or
-    the club's records) nor a jackpot winner, "whatever a judge later rules" (DESIGN.md)."""
+    the club's records) nor a jackpot winner, "whatever a judge later rules" (docs/design.md)."""
     table = make_jackpot_table()
     counted = file_29(table)
     over = file_29(table, claimed=30)

@@ -78,17 +78,22 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First, around everything: every answer carries the policy and refuses framing, the 400
+    # page of a Host not in ALLOWED_HOSTS too. That answer comes from the first middleware that
+    # asks for the host (CommonMiddleware; SecurityMiddleware itself when it redirects plain
+    # HTTP to HTTPS), and only the middlewares listed before it see it.
+    "csp.middleware.CSPMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    # Right after SecurityMiddleware, as whitenoise asks.
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
-    "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # A database that does not answer gets the 503 page, not a 500 (issue 13).
     "web.middleware.DatabaseUnavailableMiddleware",
-    "csp.middleware.CSPMiddleware",
     # `request.htmx`: whether htmx asked (the live board's refresh, web/board.py).
     "django_htmx.middleware.HtmxMiddleware",
     # Last, as django-axes asks: turns a locked-out login into the lock-out page.

@@ -30,10 +30,10 @@ from django.core.exceptions import ValidationError
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.cache import add_never_cache_headers
 from django.views.generic import View
 
 from club.accounts import pin_refusal
+from club.logins import never_cached
 from club.models import Player
 from club.submissions import AlreadySaved
 from club.web import add_service_errors
@@ -89,9 +89,9 @@ def accept_form(game: Game, player: Player, data=None) -> TableAcceptForm:
 
 
 def with_table_headers(response: HttpResponse) -> HttpResponse:
-    """The headers every answer of a table link carries (see the module's terms)."""
-    add_never_cache_headers(response)  # no-cache, no-store, must-revalidate, private
-    return response
+    """The headers every answer of a table link carries (see the module's terms): never cached
+    (no-cache, no-store, must-revalidate, private)."""
+    return never_cached(response)
 
 
 def table_context(

@@ -18,6 +18,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.generic import View
 
+from club.logins import NeverCachedMixin
 from club.models import Player, Session
 from club.qr import absolute_url, is_local_only, qr_svg
 from club.submissions import AlreadySaved
@@ -148,12 +149,13 @@ class RoundView(PublicReadMixin, RoundMixin, View):
         return render(request, self.template_name, self.page_context())
 
 
-class RoundPrintView(RoundMixin, View):
+class RoundPrintView(NeverCachedMixin, RoundMixin, View):
     """The seating chart, members only. For those who draw rounds (organisers), while the round's
     table links work, every table has its QR code and short link (`/t/<token>/`) for the players'
     phones; players see the chart without them. The links' host is `PEGBOARD_BASE_URL` when set
     (the address phones at the venue reach the site by); a host only this machine can open
-    (127.0.0.1) gets a warning on screen."""
+    (127.0.0.1) gets a warning on screen. The links are keys to the tables, so the chart is never
+    cached (`Cache-Control: no-store`), as the table pages are not."""
 
     template_name = "games/round_print.html"
 

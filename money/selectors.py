@@ -19,8 +19,8 @@ from club.money import owed_cents_expression
 from club.names import player_name_of
 from games.models import Game, ResultLine, ResultState
 from money.models import LedgerEntry, Payout, Pot, Settlement, SettlementState, SkunkCoin
-from scoring.models import Claim, ClaimKind, OutcomeKind
-from scoring.selectors import session_open_disputes
+from scoring.models import Claim
+from scoring.selectors import accepted_big_hands, session_open_disputes
 
 
 class Blocker(str):
@@ -242,36 +242,15 @@ def pot_balance(club, pot: str) -> int:
 
 
 def accepted_hands(session: Session, total: int) -> list[int]:
-    """Players with an accepted hand or crib claim counting `total` this session (the jackpot
-    winners; DESIGN.md "Claims, muggins and disputes").
-
-    The engine's count is `total`, the cards were confirmed by a player of another side or a judge
-    (`Claim.cards_confirmed_by`), and either a judge's last ruling gave the claimant's side `total`
-    or more, or, undisputed, the claimant announced it as counted: claimed = true, whether or not
-    a false muggins call followed (its outcome is then "false_muggins": the call never costs the
-    claimant the jackpot). A count found only by a muggins call or a correction does not win.
-    """
-    # Announced as counted: accepted, or accepted and then a false muggins call (ACC rule 10.4a).
-    announced_as_counted = (OutcomeKind.EXACT, OutcomeKind.FALSE_MUGGINS)
-    winners = set()
-    claims = Claim.objects.filter(
-        game__session=session,
-        kind__in=[ClaimKind.HAND, ClaimKind.CRIB],
-        true_points=total,
-        cards_confirmed_by__isnull=False,
-    ).prefetch_related("outcomes", "dispute__rulings")
-    for claim in claims:
-        dispute = getattr(claim, "dispute", None)
-        rulings = list(dispute.rulings.all()) if dispute else []
-        if rulings:
-            last = max(rulings, key=lambda ruling: ruling.level)
-            if last.points.get(str(claim.claimant_side), 0) >= total:
-                winners.add(claim.claimant_id)
-        elif dispute is None:
-            outcome = max(claim.outcomes.all(), key=lambda o: o.version)
-            if outcome.kind in announced_as_counted and claim.claimed_points == total:
-                winners.add(claim.claimant_id)
-    return sorted(winners)
+    """Players with an accepted big hand counting `total` this session whose cards were
+    confirmed (scoring.selectors, which defines it for the highlights too): the winners of the
+    jackpot of `total` (docs/design.md "Claims, muggins and disputes"). Claimed at its true
+    count, so never an over-claim corrected down, whatever a judge later rules, nor a count found
+    only by a muggins call; a false muggins call after it never costs it; disputed, the judge's
+    last ruling left the claimant's side the count. Two queries."""
+    claims = Claim.objects.filter(game__session=session, true_points=total).order_by()
+    hands = accepted_big_hands(claims, at_least=total, cards_confirmed=True)
+    return sorted({claim.claimant_id for claim in hands})
 
 
 def current_settlement(session):

@@ -1,12 +1,21 @@
 """Reads for the scoring app: the hand counter's count (the engine's score with its rarity),
-open disputes, the judges' queue and a session's claims.
+open disputes, the judges' queue, a session's claims and its big hands.
 
 Terms: a *counted hand* is the engine's `HandScore` together with `Rarity` for its total (how many
-of the 12,994,800 (hand, starter) pairs count as much or more). A *big hand* is a hand or crib claim
-of BIG_HAND points or more that was accepted as announced: claimed at its true count (the outcome
-"exact", or "false muggins" when a wrong muggins call followed, which never costs the claimant the
-count, ACC rule 10.4a), and either undisputed or upheld by the judge's last ruling (the claimant's
-side given the count or more). A disputed claim still waiting for its first ruling is not one yet.
+of the 12,994,800 (hand, starter) pairs count as much or more).
+
+An *accepted big hand* is a hand or crib claim of BIG_HAND points or more (a four-card hand makes
+only 24, 28 or 29 of them) that the claimant announced as counted: claimed at its true count. An
+over-claim corrected down never is one, whatever a judge later rules, and neither is a count
+found only by a muggins call (the claimant did not announce it). A wrong muggins call after it
+(the outcome "false muggins": nothing was overlooked, ACC rule 10.4a) never costs the claimant
+the count. Undisputed, it is accepted; disputed, only once a judge has ruled and the last ruling
+did not take the points away (it gives the claimant's side the count or more: a ruling records
+the points each side scores for the claim). With *confirmed cards*, a player of another side at
+the table or a judge has also confirmed its cards (`Claim.cards_confirmed_by`). That one
+definition serves the jackpots (money.selectors.accepted_hands: a 29, 28 or 24 with confirmed
+cards) and the highlights (standings.highlights: every accepted big hand, confirmed or not, since
+only a session that runs the jackpot asks for the cards to be confirmed).
 """
 
 from __future__ import annotations
@@ -107,16 +116,31 @@ def game_claims(game) -> QuerySet[Claim]:
     )
 
 
-def accepted_big_hands(claims: QuerySet[Claim], at_least: int = BIG_HAND) -> list[Claim]:
-    """Of `claims` (a session's, a club's, in the order given), the big hands (see the module's
-    terms), with the claimant, the game's round and session: two queries whatever the number (the
-    claims, then every ruling on them, read even when there is none, so the count never depends
-    on the data)."""
+def big_hand_claims(
+    claims: QuerySet[Claim], at_least: int = BIG_HAND, *, cards_confirmed: bool = False
+) -> QuerySet[Claim]:
+    """Of `claims`, those that may be accepted big hands (see the module's terms) as far as the
+    claims' own rows tell: hand or crib, `at_least` points, claimed at the true count, and with
+    `cards_confirmed` only those whose cards were confirmed. What a ruling did is read apart
+    (`accepted_big_hands`)."""
     claims = claims.filter(
         kind__in=[ClaimKind.HAND, ClaimKind.CRIB],
         true_points__gte=at_least,
         claimed_points=F("true_points"),
     )
+    if cards_confirmed:
+        claims = claims.filter(cards_confirmed_by__isnull=False)
+    return claims
+
+
+def accepted_big_hands(
+    claims: QuerySet[Claim], at_least: int = BIG_HAND, *, cards_confirmed: bool = False
+) -> list[Claim]:
+    """Of `claims` (a session's, a club's, in the order given), the accepted big hands (see the
+    module's terms; `cards_confirmed` for a jackpot), with the claimant, the game's round and
+    session: two queries whatever the number (the claims, then every ruling on them, read even
+    when there is none, so the count never depends on the data)."""
+    claims = big_hand_claims(claims, at_least, cards_confirmed=cards_confirmed)
     # What the pages show of them: not the breakdown, the play or the parties (a club's can be
     # a hundred claims).
     found = list(
@@ -128,18 +152,22 @@ def accepted_big_hands(claims: QuerySet[Claim], at_least: int = BIG_HAND) -> lis
     rulings = Ruling.objects.filter(dispute__claim__in=claims.values("pk"))
     for ruling in rulings.order_by("dispute_id", "level"):
         last_rulings[ruling.dispute_id] = ruling  # the highest level comes last
-    big = []
-    for claim in found:
-        dispute = getattr(claim, "dispute", None)
-        if dispute is not None:
-            ruling = last_rulings.get(dispute.pk)
-            if ruling is None or ruling.points.get(str(claim.claimant_side), 0) < claim.true_points:
-                continue
-        big.append(claim)
-    return big
+    return [claim for claim in found if _upheld(claim, last_rulings)]
+
+
+def _upheld(claim: Claim, last_rulings: dict[int, Ruling]) -> bool:
+    """Undisputed, or the judge's last ruling gives the claimant's side the count or more (a
+    dispute still waiting for its first ruling is not decided yet)."""
+    dispute = getattr(claim, "dispute", None)
+    if dispute is None:
+        return True
+    ruling = last_rulings.get(dispute.pk)
+    if ruling is None:
+        return False
+    return ruling.points.get(str(claim.claimant_side), 0) >= claim.true_points
 
 
 def session_big_hands(session, at_least: int = BIG_HAND) -> list[Claim]:
-    """The session's big hands (see the module's terms), newest first: `accepted_big_hands`."""
+    """The session's accepted big hands (see the module's terms), newest first."""
     claims = Claim.objects.filter(game__session=session).order_by("-filed_at", "-pk")
     return accepted_big_hands(claims, at_least)

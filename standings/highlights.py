@@ -2,9 +2,12 @@
 session page and the all-time records alike (docs/decisions.md, "Issue 18: highlights").
 
 Terms:
-- big hand: scoring's (`scoring.selectors.accepted_big_hands`): a hand or crib of BIG_HAND (24)
-  or more, which a four-card hand can only be as 24, 28 or 29, accepted as announced (claimed at
-  its true count, and unchallenged or upheld by the judge's last ruling).
+- big hand: scoring's accepted big hand (`scoring.selectors.accepted_big_hands`, the definition
+  the jackpots read too): a hand or crib of BIG_HAND (24) or more, which a four-card hand can only
+  be as 24, 28 or 29, claimed at its true count (never an over-claim corrected down, whatever a
+  judge later rules), and undisputed or left its count by the judge's last ruling. Unlike a
+  jackpot, a highlight does not wait for the cards to be confirmed: only a session that runs
+  the jackpot asks for that, and a dispute takes the hand off at once.
 - skunk: a skunked losing side of a confirmed result, a *double skunk* when it was also under the
   double skunk line. The lines are the session's house rules (by default under 91 and under 61,
   western-publishing.txt "Pegging"), applied when the result was confirmed (games.outcome).
@@ -33,8 +36,8 @@ from club.models import Player, Session, SessionState
 from club.seasons import in_season, season_label
 from games.models import ResultLine, ResultState, Round, SessionTotal
 from games.totals import streak
-from scoring.models import Claim, ClaimKind
-from scoring.selectors import BIG_HAND, accepted_big_hands, session_big_hands
+from scoring.models import Claim
+from scoring.selectors import BIG_HAND, accepted_big_hands, big_hand_claims, session_big_hands
 from standings.rating_selectors import Upset, session_upsets
 
 UPSETS = 3  # the session's upsets shown: the least likely wins
@@ -109,15 +112,7 @@ def big_hands(club, *, session: Session | None = None) -> list[Claim]:
     (a planner that starts from the club's sessions would read every claim of ten years)."""
     if session is not None:
         return session_big_hands(session)
-    counted = (
-        Claim.objects.filter(
-            kind__in=[ClaimKind.HAND, ClaimKind.CRIB],
-            true_points__gte=BIG_HAND,
-            claimed_points=F("true_points"),
-        )
-        .values_list("pk", flat=True)
-        .order_by()
-    )
+    counted = big_hand_claims(Claim.objects.all()).values_list("pk", flat=True).order_by()
     claims = Claim.objects.filter(pk__in=list(counted), game__session__club=club).order_by(
         "-true_points", "game__session__date", "game__round__number", "game__table", "pk"
     )

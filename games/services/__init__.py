@@ -9,7 +9,8 @@ settled session, validates, and writes one audit entry per change inside its tra
 - `draws`: round_draw, round_swap_seats, round_withdraw (and the draw history they read, and
   why a round's seats can no longer change: swap_refusal, withdraw_refusal);
 - `results`: result_enter, result_confirm, result_correct, and `lock_game`, which every change
-  at a table takes (claims and rulings too);
+  at a table takes (claims and rulings too), and `lock_round`, which a change of a whole round
+  takes: both refuse a round withdrawn since the page was read (code WITHDRAWN);
 - `rounds`: round_results_enter (a round's scorecards, signed ones confirmed at once),
   round_results_confirm;
 - `table`: what the players do through a table's link without a login: table_result_enter,
@@ -29,9 +30,11 @@ from games.services.draws import (
 )
 from games.services.results import (
     CORRECT_PERMISSION,
+    WITHDRAWN,
     can_confirm,
     can_correct,
     lock_game,
+    lock_round,
     result_confirm,
     result_correct,
     result_enter,
@@ -50,12 +53,14 @@ __all__ = [
     "CORRECT_PERMISSION",
     "KIND_OF_TABLE",
     "NO_SCORES",
+    "WITHDRAWN",
     "WITHDRAW_PERMISSION",
     "can_accept",
     "can_confirm",
     "can_correct",
     "draw_history",
     "lock_game",
+    "lock_round",
     "result_confirm",
     "result_correct",
     "result_enter",

@@ -28,6 +28,7 @@ from games.audit import GameVerb
 from games.draw import Draw, DrawError, DrawHistory, DrawTable, draw_round
 from games.hooks import round_holds
 from games.models import Game, Result, Round, Seat, TableKind
+from games.services.results import lock_round
 
 KIND_OF_TABLE = {"two": TableKind.TWO, "three": TableKind.THREE, "partners": TableKind.PARTNERS}
 WITHDRAW_PERMISSION = "games.delete_round"
@@ -175,8 +176,7 @@ def round_swap_seats(
     swapping them back."""
     with transaction.atomic():
         spend_token(token=token, actor=actor)
-        lock_session(round_.session_id)
-        round_ = locked(Round.objects.select_related("session")).get(pk=round_.pk)
+        round_ = lock_round(round_)
         session_require_open(round_.session)
         refusal = swap_refusal(round_)
         if refusal:

@@ -27,6 +27,7 @@ from games.outcome import OutcomeError, game_outcome
 from games.totals import refresh_session_totals
 
 CORRECT_PERMISSION = "games.correct_result"
+WITHDRAWN = "round_withdrawn"  # the code of the refusal of a write to a withdrawn round
 
 
 def _scores_error(error: OutcomeError) -> ValidationError:
@@ -139,14 +140,45 @@ def write_version(
     return result
 
 
+def round_withdrawn(which: str) -> ValidationError:
+    """The refusal of a write to a round withdrawn since the page was read (`which`: "Round 2").
+    A withdrawal deletes the round's games and seats (round_withdraw), so the page's game is gone:
+    its players find their table in the round drawn again."""
+    return ValidationError(
+        f"{which} was withdrawn a moment ago, so nothing was saved: once the round is drawn "
+        "again, find the table's new game.",
+        code=WITHDRAWN,
+    )
+
+
+def lock_round(round_: Round) -> Round:
+    """The round row (with its session and club), locked after its session (club.locking's
+    order). A round withdrawn since the caller read it is refused with `round_withdrawn`, not
+    a missing row: the withdrawal held the session's lock, and once it is let go the round is
+    gone."""
+    lock_session(round_.session_id)
+    found = locked(Round.objects.select_related("session__club")).filter(pk=round_.pk).first()
+    if found is None:
+        raise round_withdrawn(f"Round {round_.number}")
+    return found
+
+
 def lock_game(game: Game) -> Game:
     """The game row, locked after its session and round (club.locking's order), in an open
-    session: every change at a table (results here, claims and rulings in scoring) takes it."""
+    session: every change at a table (results here, claims, muggins calls, disputes, rulings and
+    confirmed cards in scoring) takes it. A game whose round was withdrawn since the caller read
+    it is refused with `round_withdrawn`, as `lock_round` does."""
     lock_session(game.session_id)
-    locked(Round.objects.all()).get(pk=game.round_id)
-    game = locked(Game.objects.select_related("session__club", "round")).get(pk=game.pk)
-    session_require_open(game.session)
-    return game
+    round_ = locked(Round.objects.all()).filter(pk=game.round_id).first()
+    games = locked(Game.objects.select_related("session__club", "round"))
+    found = games.filter(pk=game.pk).first() if round_ is not None else None
+    if found is None:
+        known = Game.round.is_cached(game)  # the page's game may not hold its round: no query
+        raise round_withdrawn(
+            f"Round {game.round.number}" if known else f"The round of table {game.table}"
+        )
+    session_require_open(found.session)
+    return found
 
 
 def result_enter(

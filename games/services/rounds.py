@@ -20,14 +20,14 @@ from django.db import transaction
 from django.utils import timezone
 
 from club.audit import audit_record_many
-from club.locking import lock_session, locked
+from club.locking import locked
 from club.names import person_name
 from club.services import session_require_open
 from club.submissions import spend_token
 from games.audit import GameVerb
 from games.hooks import results_changed
 from games.models import Game, Result, ResultLine, ResultSource, ResultState, Round, Seat
-from games.services.results import CORRECT_PERMISSION, new_version
+from games.services.results import CORRECT_PERMISSION, lock_round, new_version
 from games.totals import refresh_session_totals
 
 NO_SCORES = "no_scores"  # the code of the error for a call that gives no table at all
@@ -67,8 +67,7 @@ def round_results_enter(
         # After the token, so that a page posted twice says "already saved" first.
         if not scores:
             raise ValidationError("Type at least one table's final scores.", code=NO_SCORES)
-        lock_session(round_.session_id)
-        round_ = locked(Round.objects.select_related("session__club")).get(pk=round_.pk)
+        round_ = lock_round(round_)
         session = round_.session
         session_require_open(session)
         games = {
@@ -250,8 +249,7 @@ def round_results_confirm(*, round_: Round, actor: AbstractBaseUser) -> list[Res
     if not actor.has_perm(CORRECT_PERMISSION):
         raise PermissionDenied("Only an organiser confirms a whole round's results.")
     with transaction.atomic():
-        lock_session(round_.session_id)
-        round_ = locked(Round.objects.select_related("session__club")).get(pk=round_.pk)
+        round_ = lock_round(round_)
         session_require_open(round_.session)
         list(locked(Game.objects.filter(round=round_)).values_list("pk", flat=True))
         own_games = Seat.objects.filter(round=round_, player__user=actor).values("game_id")

@@ -200,6 +200,33 @@ def test_an_entry_and_a_confirmation_at_once_end_in_one_order_or_the_other():
             assert (len(confirmed), len(entered)) == (0, 2)
 
 
+def test_a_result_entered_as_its_round_is_withdrawn_ends_in_one_order_or_the_other():
+    """The organiser withdraws round 1 while a result is entered at one of its tables, the game
+    read before either: either the withdrawal came first and the result is refused, saying the
+    round was withdrawn (never a missing row, which a page would show as a server error), or the
+    result came first and the round, which it now holds, can no longer be withdrawn."""
+    withdrawer, enterer = organisers(2)
+    for _ in range(ITERATIONS):
+        club = ClubFactory()
+        _, (game,) = drawn_session(club, withdrawer, players=2)
+        outcomes = race(
+            partial(game_services.round_withdraw, round_=game.round, actor=withdrawer),
+            partial(game_services.result_enter, game=game, actor=enterer, scores=[121, 80]),
+        )
+        _, error = one_winner(outcomes)
+        if outcomes[0][1] is None:  # the withdrawal won
+            assert error.messages == [
+                "Round 1 was withdrawn a moment ago, so nothing was saved: once the round is "
+                "drawn again, find the table's new game."
+            ]
+            assert not Result.objects.filter(game__session__club=club).exists()
+            assert not audits(GameVerb.RESULT_ENTERED, club)
+        else:  # the result won
+            assert "round 1 can no longer be withdrawn" in error.messages[0]
+            assert Result.objects.get(game=game).scores == [121, 80]
+            assert not audits(GameVerb.ROUND_WITHDRAWN, club)
+
+
 @pytest.mark.parametrize("same_scores", [True, False], ids=["same-scores", "different-scores"])
 def test_two_corrections_of_one_result_at_once(same_scores):
     """Two organisers correcting the same confirmed result: the second correction is of the

@@ -1,6 +1,7 @@
 """The seating chart's QR codes and short links (games.views.RoundPrintView; issue 15, point 3):
 for those who may draw rounds while the round's links work, none for players, a warning on
-screen when the link's host is this machine only, and PEGBOARD_BASE_URL's host.
+screen when the link's host is this machine only, and PEGBOARD_BASE_URL's host. The links are
+keys to the tables: the chart is never cached, and no other page of the round prints them.
 
 Terms: a *table* is round 1 of a session drawn through the services, here with two tables
 (tests.games.test_table_services.Table); *chart* the round's printable seating chart.
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import pytest
 from django.test import override_settings
+from django.urls import reverse
 
 from club.models import Club, Player
 from games import services
@@ -87,3 +89,31 @@ def test_the_base_url_names_the_host_phones_reach(client, table):
     assert f"http://192.168.1.20:8000/t/{table.game.table_token}/" in html
     assert '<span class="seat-card__host">192.168.1.20:8000</span>' in html
     assert 'data-testid="local-only"' not in html
+
+
+def test_the_chart_with_the_live_links_is_never_cached(client, table):
+    """A shared browser's back button, its cache or a proxy must not keep a page of live table
+    links and QR codes (`Cache-Control: no-store`, as the table pages themselves)."""
+    client.force_login(table.organiser)
+    response = chart(client, table)
+    assert table.game.table_token in response.content.decode()
+    assert "no-store" in response["Cache-Control"]
+
+
+@pytest.mark.parametrize("page", ["games:round", "games:game", "web:session", "web:board"])
+def test_no_other_page_of_the_round_prints_a_table_link(client, table, page):
+    """The round page, the game page, the session page and the live board show no table's link
+    or QR code, even to the organiser who may print them: only the chart does."""
+    client.force_login(table.organiser)
+    pk = {
+        "games:round": table.game.round_id,
+        "games:game": table.game.pk,
+        "web:session": table.session.pk,
+        "web:board": table.session.pk,
+    }[page]
+    response = client.get(reverse(page, args=[pk]))
+    assert response.status_code == 200
+    html = response.content.decode()
+    for game in Game.objects.filter(round=table.game.round):
+        assert game.table_token not in html
+    assert 'class="qr"' not in html

@@ -10,7 +10,7 @@ import re
 from pathlib import Path
 
 import pytest
-from django.test import Client
+from django.test import Client, override_settings
 from django.urls import reverse
 
 from tests.web.test_pages import PAGES, login_as, url_for
@@ -68,6 +68,20 @@ def test_error_pages_and_the_admin_carry_it_too(club, client):
     assert policy_of(client.get("/no-such-page/")) == POLICY
     assert policy_of(client.get(reverse("admin:login"))) == POLICY
     assert policy_of(client.post(reverse("logout"))) == POLICY
+
+
+@pytest.mark.parametrize("https", [False, True], ids=["plain HTTP", "HTTPS redirect on"])
+@pytest.mark.parametrize("path", ["/", "/healthz", "/login/"])
+def test_a_refused_host_gets_the_400_page_with_the_policy_and_no_framing(club, https, path):
+    """A Host the site does not serve is answered with the 400 page by the first middleware
+    that asks for the host (CommonMiddleware; SecurityMiddleware itself when it redirects plain
+    HTTP to HTTPS): that page carries the policy and refuses to be framed like every other."""
+    with override_settings(ALLOWED_HOSTS=["pegboard.example.org"], SECURE_SSL_REDIRECT=https):
+        client = Client(HTTP_HOST="evil.example", raise_request_exception=False)
+        response = client.get(path)
+    assert response.status_code == 400
+    assert policy_of(response) == POLICY
+    assert response["X-Frame-Options"] == "DENY"
 
 
 def test_a_form_that_fails_its_csrf_check_gets_the_sites_own_page(club):

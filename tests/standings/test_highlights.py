@@ -12,6 +12,7 @@ import pytest
 from club.models import Player
 from games import services as game_services
 from games.models import ResultLine, ResultState
+from money.selectors import accepted_hands
 from ops.demo import HAND_29, HANDS_24, HANDS_28
 from scoring import services as scoring_services
 from scoring.models import ClaimKind, RulingDecision
@@ -27,6 +28,7 @@ from standings.highlights import (
 )
 from tests.builders import play_session, run_session
 from tests.factories import ClubFactory, PlayerFactory, UserFactory
+from tests.scoring.jackpot_tables import file_29, make_jackpot_table
 
 pytestmark = pytest.mark.django_db
 
@@ -141,6 +143,30 @@ def test_a_hand_overruled_on_appeal_is_no_big_hand(people):
         reason="The starter was misread.",
     )
     assert big_hands(club) == []
+
+
+def test_the_highlights_take_big_hands_by_the_jackpots_definition_without_confirmed_cards():
+    """One definition of an accepted big hand (scoring.selectors) serves the jackpots and the
+    highlights; only the jackpot waits for a player of the other side to confirm the cards
+    (docs/claims.md: only a session that runs the jackpot asks for it). A 29 claimed as counted
+    is a highlight at once and wins the jackpot once confirmed. The same 29 claimed as 30 is
+    corrected down (docs/claims.md: it "does not win"); its claimant disputes, a judge agrees
+    with the engine's 29, the cards are confirmed: still neither a highlight (the session's, or
+    the club's records) nor a jackpot winner, "whatever a judge later rules" (docs/design.md)."""
+    table = make_jackpot_table()
+    counted = file_29(table)
+    over = file_29(table, claimed=30)
+    dispute = scoring_services.dispute_open(claim=over, actor=table.users[1], statement="30!")
+    judge = UserFactory(role="judges", club=table.club)
+    scoring_services.dispute_rule(dispute=dispute, actor=judge, decision=RulingDecision.AGREE)
+    scoring_services.claim_confirm_cards(claim=over, actor=table.users[0])
+
+    assert big_hands(table.club, session=table.session) == [counted]
+    assert big_hands(table.club) == [counted]
+    assert accepted_hands(table.session, 29) == []
+    scoring_services.claim_confirm_cards(claim=counted, actor=table.users[0])
+    assert accepted_hands(table.session, 29) == [table.players[1].pk]
+    assert big_hands(table.club) == [counted]
 
 
 # --- Skunks ----------------------------------------------------------------------------------

@@ -65,11 +65,18 @@ def test_production_logs_one_warning_line_without_a_traceback(tmp_path):
         "plain = {'BACKEND': 'django.contrib.staticfiles.storage.StaticFilesStorage'}\n"
         "with override_settings(STORAGES={'default': plain, 'staticfiles': plain}):\n"
         "    c = Client(HTTP_HOST='evil.example', raise_request_exception=False)\n"
-        "    print('STATUS', c.get('/healthz').status_code, c.get('/').status_code)\n"
+        "    health, home = c.get('/healthz'), c.get('/')\n"
+        "    print('STATUS', health.status_code, home.status_code)\n"
+        "    print('FRAMES', home.get('X-Frame-Options'),\n"
+        "          'POLICY', home.get('Content-Security-Policy'))\n"
     )
     env = PRODUCTION_ENV | {"DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}"}
     result = run_manage("shell", "-c", script, env=env)
     assert "STATUS 400 400" in result.stdout, result.stdout + result.stderr
+    # Plain HTTP: SecurityMiddleware, redirecting to HTTPS, is the first to ask for the host.
+    headers = next(line for line in result.stdout.splitlines() if line.startswith("FRAMES"))
+    assert headers.startswith("FRAMES DENY POLICY "), headers
+    assert "default-src 'self'" in headers and "frame-ancestors 'none'" in headers, headers
     assert "Traceback" not in result.stderr, result.stderr
     lines = [line for line in result.stderr.splitlines() if "evil.example" in line]
     assert len(lines) == 2, result.stderr  # one line per request

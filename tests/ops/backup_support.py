@@ -1,4 +1,5 @@
-"""What the backup tests share (tests/ops/test_backup.py, tests/ops/test_backup_checks.py).
+"""What the backup tests share (tests/ops/test_backup.py, tests/ops/test_backup_checks.py,
+tests/ops/test_backup_claims.py).
 
 Terms: an *empty database* is one the test made by `flush` (every table emptied, as a new site's
 database) followed by `sync_roles` (the role groups that the data migrations make); `cli` runs a
@@ -8,7 +9,9 @@ command as `manage.py` does (exit code, stdout, stderr) inside the test's transa
 
 import datetime as dt
 import io
+import json
 import re
+from pathlib import Path
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group, Permission
@@ -116,3 +119,34 @@ def build_history() -> Club:
     session_open(club=other, actor=outsider, date=TODAY)
     audit_record(actor=None, action=ClubVerb.CLUB_CREATED, obj=other, club=other)
     return club
+
+
+# --- Reading and writing an edited document ----------------------------------------------------
+
+
+def rows(document: dict, label: str) -> list[dict]:
+    return [row for row in document["objects"] if row["model"] == label]
+
+
+def find(document: dict, label: str, **fields) -> dict:
+    return next(
+        row
+        for row in rows(document, label)
+        if all(row["fields"][name] == value for name, value in fields.items())
+    )
+
+
+def write(document: dict, path: Path) -> Path:
+    path.write_text(json.dumps(document), encoding="utf-8")
+    return path
+
+
+def refused(monkeypatch, capsys, path: Path, *options: str) -> str:
+    """Import `path`, which must be refused with exit code 2 and nothing written: the message."""
+    before = row_counts()
+    code, out, err = cli(monkeypatch, capsys, "import_club", str(path), *options)
+    assert code == 2, (out, err)
+    assert "Nothing was imported." in err and "Traceback" not in err and out == ""
+    assert row_counts() == before
+    assert not Club.objects.exists()
+    return err

@@ -1,23 +1,22 @@
-"""An edited backup does not import silently (issue 13, defect 12): `import_club` checks every
-row of the file against what the site keeps true before it writes one, and refuses with exit
-code 2, naming the first broken row, with nothing imported; a login is never made staff or
-superuser unless `--with-staff` says so.
+"""An edited backup does not import silently: `import_club` checks every row of the file
+against what the site keeps true before it writes one, and refuses with exit code 2, naming the
+first broken row, with nothing imported: the money's rows agree with each other (the claims
+recounted: tests/ops/test_backup_claims.py); a login is never made staff or superuser unless
+`--with-staff` says so.
 
-Terms: the *document* is the export of the history (tests/ops/backup_support.py), built once for
-this module and rolled back, so every test starts from an empty database; an *edit* changes one
+Terms: the *document* is the export of the history (tests/ops/conftest.py), built once for this
+module and rolled back, so every test starts from an empty database; an *edit* changes one
 thing in a copy of the document, as a hand or a script might.
 """
 
 import copy
 import datetime as dt
 import io
-import json
-from pathlib import Path
+from collections import Counter
 
 import pytest
 from django.contrib.contenttypes.models import ContentType
 from django.core.management import call_command
-from django.db import transaction
 
 from club.models import MONEY_LIMIT_CENTS, Club, Player
 from tests.factories import UserFactory
@@ -25,12 +24,14 @@ from tests.ops.backup_support import (
     SLUG,
     TODAY,
     User,
-    build_history,
     cli,
     empty_the_database,
     export_text,
-    row_counts,
+    find,
+    refused,
+    rows,
     without_export_time,
+    write,
 )
 
 pytestmark = pytest.mark.django_db
@@ -43,53 +44,7 @@ def _fresh_content_types():
     ContentType.objects.clear_cache()
 
 
-@pytest.fixture(scope="module")
-def exported(django_db_setup, django_db_blocker) -> dict:
-    """The history's document, and the id of the other club's player (not in it)."""
-    with django_db_blocker.unblock(), transaction.atomic():
-        build_history()
-        document = json.loads(export_text())
-        document["outsider"] = Player.objects.get(display_name="Otto Outsider").pk
-        transaction.set_rollback(True)
-    return document
-
-
-@pytest.fixture
-def document(exported) -> dict:
-    copied = copy.deepcopy(exported)
-    del copied["outsider"]
-    return copied
-
-
-def rows(document: dict, label: str) -> list[dict]:
-    return [row for row in document["objects"] if row["model"] == label]
-
-
-def find(document: dict, label: str, **fields) -> dict:
-    return next(
-        row
-        for row in rows(document, label)
-        if all(row["fields"][name] == value for name, value in fields.items())
-    )
-
-
-def write(document: dict, path: Path) -> Path:
-    path.write_text(json.dumps(document), encoding="utf-8")
-    return path
-
-
-def refused(monkeypatch, capsys, path: Path, *options: str) -> str:
-    """Import `path`, which must be refused with exit code 2 and nothing written: the message."""
-    before = row_counts()
-    code, out, err = cli(monkeypatch, capsys, "import_club", str(path), *options)
-    assert code == 2, (out, err)
-    assert "Nothing was imported." in err and "Traceback" not in err and out == ""
-    assert row_counts() == before
-    assert not Club.objects.exists()
-    return err
-
-
-# --- The edits the issue names -----------------------------------------------------------------
+# --- Edits of the rows ------------------------------------------------------------------------
 
 
 def payout_plus_100(document, outsider):
@@ -246,6 +201,148 @@ def two_players_one_name(document, outsider):
     )
 
 
+# --- Money: what a settlement booked from the check-ins and the skunk coins --------------------
+
+
+def current_ledger(document, **fields) -> list[dict]:
+    """Ledger rows of current settlements with these fields."""
+    current = {
+        r["pk"] for r in rows(document, "money.settlement") if r["fields"]["state"] == "current"
+    }
+    return [
+        row
+        for row in rows(document, "money.ledgerentry")
+        if row["fields"]["settlement"] in current
+        and all(row["fields"][name] == value for name, value in fields.items())
+    ]
+
+
+def checkin_of(document, entry: dict) -> dict:
+    """The paid check-in behind a ledger row: its session's, of its player."""
+    return find(
+        document,
+        "club.checkin",
+        session=entry["fields"]["session"],
+        player=entry["fields"]["player"],
+    )
+
+
+def jackpot_contribution_raised_on_a_checkin(document, outsider):
+    entry = current_ledger(document, pot="jackpot_29", kind="jackpot_coin")[0]
+    checkin = checkin_of(document, entry)
+    checkin["fields"]["jackpot_29_cents"] += 10
+    return (
+        f"money.ledgerentry #{entry['pk']}: its 29 jackpot contribution from club.player "
+        f"#{entry['fields']['player']} is {entry['fields']['amount_cents']}¢, but club.checkin "
+        f"#{checkin['pk']} says {checkin['fields']['jackpot_29_cents']}¢."
+    )
+
+
+def jackpot_coin_row_raised(document, outsider):
+    entry = current_ledger(document, pot="jackpot_24", kind="jackpot_coin")[1]
+    checkin = checkin_of(document, entry)
+    entry["fields"]["amount_cents"] += 5
+    return (
+        f"money.ledgerentry #{entry['pk']}: its 24 jackpot contribution from club.player "
+        f"#{entry['fields']['player']} is {entry['fields']['amount_cents']}¢, but club.checkin "
+        f"#{checkin['pk']} says {checkin['fields']['jackpot_24_cents']}¢."
+    )
+
+
+def jackpot_coin_row_of_a_checkin_that_paid_none(document, outsider):
+    entry = current_ledger(document, pot="jackpot_28", kind="jackpot_coin")[0]
+    checkin = checkin_of(document, entry)
+    checkin["fields"]["jackpot_28_cents"] = 0
+    return (
+        f"money.ledgerentry #{entry['pk']}: its 28 jackpot contribution from club.player "
+        f"#{entry['fields']['player']} ({entry['fields']['amount_cents']}¢) matches no paid "
+        "check-in of its session."
+    )
+
+
+def fee_row_moved_to_another_player(document, outsider):
+    fees = current_ledger(document, pot="main", kind="fee")
+    entry = fees[0]
+    other = next(
+        row
+        for row in fees
+        if row["fields"]["settlement"] == entry["fields"]["settlement"]
+        and row["fields"]["player"] > entry["fields"]["player"]
+        and row["fields"]["amount_cents"] == entry["fields"]["amount_cents"]
+    )
+    checkin = checkin_of(document, entry)
+    entry["fields"]["player"] = other["fields"]["player"]
+    return (
+        f"club.checkin #{checkin['pk']}: its entry fee of {checkin['fields']['fee_cents']}¢ is not "
+        f"in the ledger of money.settlement #{entry['fields']['settlement']}, its session's "
+        "settlement."
+    )
+
+
+def settled_coins(document) -> list[dict]:
+    """Skunk coins of settled sessions, each its player's only coin in the session."""
+    settled = {r["pk"] for r in rows(document, "club.session") if r["fields"]["state"] == "settled"}
+    coins = [r for r in rows(document, "money.skunkcoin") if r["fields"]["session"] in settled]
+    players = Counter((r["fields"]["session"], r["fields"]["player"]) for r in coins)
+    return [r for r in coins if players[(r["fields"]["session"], r["fields"]["player"])] == 1]
+
+
+def skunk_row_of(document, coin: dict) -> dict:
+    return next(
+        row
+        for row in current_ledger(document, pot="skunk_bank", kind="skunk_coin")
+        if row["fields"]["session"] == coin["fields"]["session"]
+        and row["fields"]["player"] == coin["fields"]["player"]
+    )
+
+
+def skunk_coin_made_bigger(document, outsider):
+    coin = settled_coins(document)[0]
+    entry = skunk_row_of(document, coin)
+    coin["fields"]["cents"] *= 2
+    return (
+        f"money.ledgerentry #{entry['pk']}: its skunk coin from club.player "
+        f"#{coin['fields']['player']} is {entry['fields']['amount_cents']}¢, but "
+        f"money.skunkcoin #{coin['pk']} says {coin['fields']['cents']}¢."
+    )
+
+
+def skunk_coin_row_removed(document, outsider):
+    coin = settled_coins(document)[-1]
+    entry = skunk_row_of(document, coin)
+    document["objects"].remove(coin)
+    document["counts"]["money.skunkcoin"] -= 1
+    return (
+        f"money.ledgerentry #{entry['pk']}: its skunk coin from club.player "
+        f"#{coin['fields']['player']} ({entry['fields']['amount_cents']}¢) matches no "
+        "money.skunkcoin row of its session."
+    )
+
+
+def skunk_coin_row_of_another_player(document, outsider):
+    coin = settled_coins(document)[0]
+    entry = skunk_row_of(document, coin)
+    session = coin["fields"]["session"]
+    coined = {r["fields"]["player"] for r in rows(document, "money.skunkcoin")}
+    stranger = next(
+        r["fields"]["player"]
+        for r in rows(document, "club.checkin")
+        if r["fields"]["session"] == session and r["fields"]["player"] not in coined
+    )
+    entry["fields"]["player"] = stranger
+    first = min(stranger, coin["fields"]["player"])
+    if first == stranger:
+        return (
+            f"money.ledgerentry #{entry['pk']}: its skunk coin from club.player #{stranger} "
+            f"({entry['fields']['amount_cents']}¢) matches no money.skunkcoin row of its session."
+        )
+    return (
+        f"money.skunkcoin #{coin['pk']}: its skunk coin of {coin['fields']['cents']}¢ is not in "
+        f"the ledger of money.settlement #{entry['fields']['settlement']}, its session's "
+        "settlement."
+    )
+
+
 @pytest.mark.parametrize(
     "edit",
     [
@@ -268,6 +365,13 @@ def two_players_one_name(document, outsider):
         reversal_in_a_current_settlement,
         two_players_one_name,
         a_row_twice,
+        jackpot_contribution_raised_on_a_checkin,
+        jackpot_coin_row_raised,
+        jackpot_coin_row_of_a_checkin_that_paid_none,
+        fee_row_moved_to_another_player,
+        skunk_coin_made_bigger,
+        skunk_coin_row_removed,
+        skunk_coin_row_of_another_player,
     ],
 )
 def test_an_edited_backup_is_refused_naming_the_row(

@@ -1,6 +1,7 @@
-"""What `import_club` checks in a backup's rows before it writes one (ops.backup.restore_club):
-every rule the site keeps for the rows it writes, so an edited file is refused, naming its first
-broken row, instead of importing silently.
+"""What `import_club` checks in a backup's rows before it writes one
+(ops.backup_restore.restore_club, and `import_club --check`): every rule the site keeps for the
+rows it writes, so an edited file is refused, naming its first broken row, instead of importing
+silently.
 
 Terms:
 - row: one object of the document, named as the file names it: "<model label> #<pk>".
@@ -18,6 +19,8 @@ Terms:
   (ops.backup_money): sums, the ledger, the settlements' states, what a current settlement
   booked from its session's check-ins and skunk coins.
 - claims: recounted with the engine; their outcomes worked out again (ops.backup_claims).
+- logins: only the role groups (club.roles: organisers, judges, players) and no permissions of
+  their own (`check_logins`, on the file's rows, whose groups and permissions are names).
 - house rules snapshot (`Session.rules`): a JSON object with every rule a snapshot has held since
   sessions existed (SNAPSHOT_KEYS; rules added since may be missing and read their defaults), no
   unknown rule, each value of its rule's type, and valid as the club's rules are (the `Club`
@@ -37,6 +40,7 @@ from django.db.models.constants import LOOKUP_SEP
 from django.db.models.functions import Lower
 
 from club.models import Club
+from club.roles import ROLES
 from club.rules import HouseRules
 from ops.backup_claims import recount_problem
 from ops.backup_money import BrokenRow, MoneyChecks
@@ -347,6 +351,35 @@ class _Checker(MoneyChecks):
             )
             if problem:
                 self.fail(*problem)
+
+
+def check_logins(users: list[dict]) -> None:
+    """The file's logins (rows, groups and permissions by natural key) hold only the role groups
+    and no permissions of their own; raise BrokenRow naming the first login that does not."""
+    roles = ", ".join(reversed(ROLES))
+    for row in users:
+        name = f"auth.user #{row['pk']} ({row['fields'].get('username')})"
+        groups = row["fields"].get("groups") or []
+        if not isinstance(groups, list) or not all(
+            isinstance(key, list) and len(key) == 1 and isinstance(key[0], str) for key in groups
+        ):
+            raise BrokenRow(f"{name}: its groups are not a list of group names ([[name], ...]).")
+        for [group] in groups:
+            if group not in ROLES:
+                raise BrokenRow(
+                    f"{name}: its group {group!r} is not one of the role groups ({roles}): a "
+                    "backup gives a login its role in the club and nothing more."
+                )
+        perms = row["fields"].get("user_permissions") or []
+        if perms:
+            shown = ", ".join(
+                f"{key[1]}.{key[0]}" if isinstance(key, list) and len(key) == 3 else repr(key)
+                for key in (perms if isinstance(perms, list) else [perms])
+            )
+            raise BrokenRow(
+                f"{name}: it has permissions of its own ({shown}): a backup gives a login only "
+                "the permissions of its role groups."
+            )
 
 
 def check_backup(

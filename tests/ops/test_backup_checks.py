@@ -1,12 +1,14 @@
 """An edited backup does not import silently: `import_club` checks every row of the file
 against what the site keeps true before it writes one, and refuses with exit code 2, naming the
-first broken row, with nothing imported: the money's rows agree with each other (the claims
-recounted: tests/ops/test_backup_claims.py); a login is never made staff or superuser unless
-`--with-staff` says so.
+first broken row, with nothing imported, however the file is signed: the money's rows agree
+with each other (the claims recounted: tests/ops/test_backup_claims.py), and the logins carry
+their role groups only. A login is never made staff or superuser.
 
 Terms: the *document* is the export of the history (tests/ops/conftest.py), built once for this
 module and rolled back, so every test starts from an empty database; an *edit* changes one
-thing in a copy of the document, as a hand or a script might.
+thing in a copy of the document, as a hand or a script might; the edited document is written
+*signed* with this site's key (as by someone who has it), or unsigned and imported with
+`--trust-unsigned`: the row checks hold either way.
 """
 
 import copy
@@ -15,10 +17,12 @@ import io
 from collections import Counter
 
 import pytest
+from django.contrib.auth.models import Group
 from django.contrib.contenttypes.models import ContentType
 from django.core.management import call_command
 
-from club.models import MONEY_LIMIT_CENTS, Club, Player
+from club.models import MONEY_LIMIT_CENTS, AuditEntry, Club, Player
+from ops.audit import OpsVerb
 from tests.factories import UserFactory
 from tests.ops.backup_support import (
     SLUG,
@@ -31,7 +35,9 @@ from tests.ops.backup_support import (
     refused,
     rows,
     without_export_time,
+    without_restores,
     write,
+    write_unsigned,
 )
 
 pytestmark = pytest.mark.django_db
@@ -404,7 +410,7 @@ def test_the_limits_themselves_import(monkeypatch, capsys, tmp_path, document):
     assert Club.objects.get().entry_fee_cents == MONEY_LIMIT_CENTS == 10_000
 
 
-# --- Logins: never staff unless asked ----------------------------------------------------------
+# --- Logins: their role groups, nothing more ----------------------------------------------------
 
 
 def made_superuser(document) -> dict:
@@ -419,23 +425,79 @@ def test_a_login_made_superuser_is_imported_without_staff_or_superuser(
     path = write(made_superuser(document), tmp_path / "edited.json")
     code, out, err = cli(monkeypatch, capsys, "import_club", str(path))
     assert (code, err) == (0, "")
-    judge, player = User.objects.get(username="judge"), User.objects.get(username="player")
+    judge = User.objects.get(username="judge")
     assert not (judge.is_staff or judge.is_superuser)
-    assert not (player.is_staff or player.is_superuser)  # staff in the club's own database
-    assert "Left out the staff and superuser flags of judge, player" in out
-    assert "--with-staff" in out
-    # Their roles in the club are the file's: groups and extra permissions are kept.
-    assert judge.has_perm("scoring.rule_dispute") and player.has_perm("money.view_ledgerentry")
+    assert not User.objects.filter(is_staff=True).exists()
+    assert not User.objects.filter(is_superuser=True).exists()
+    assert (
+        "Left out the staff and superuser flags of judge: a backup makes no site administrator. "
+        "Make one with manage.py createsuperuser." in out
+    )
+    assert judge.has_perm("scoring.rule_dispute")  # the judges' role, from the file's group
+    entry = AuditEntry.objects.get(action=OpsVerb.CLUB_RESTORED)
+    assert entry.data["staff_left_out"] == ["judge"]
 
 
-def test_with_staff_keeps_the_flags(monkeypatch, capsys, tmp_path, document):
+def test_the_option_to_keep_staff_flags_is_gone(monkeypatch, capsys, tmp_path, document):
     path = write(made_superuser(document), tmp_path / "edited.json")
     code, out, err = cli(monkeypatch, capsys, "import_club", str(path), "--with-staff")
+    assert code == 2
+    assert "unrecognized arguments: --with-staff" in err
+    assert not Club.objects.exists() and not User.objects.exists()
+
+
+def login_in_another_group(document):
+    login = find(document, "auth.user", username="player")
+    login["fields"]["groups"].append(["treasurers"])
+    return (
+        f"auth.user #{login['pk']} (player): its group 'treasurers' is not one of the role "
+        "groups (organisers, judges, players)"
+    )
+
+
+def login_with_a_permission(document):
+    login = find(document, "auth.user", username="player")
+    login["fields"]["user_permissions"] = [["view_ledgerentry", "money", "ledgerentry"]]
+    return (
+        f"auth.user #{login['pk']} (player): it has permissions of its own (money.view_ledgerentry)"
+    )
+
+
+def login_with_a_superuser_permission(document):
+    login = find(document, "auth.user", username="judge2")
+    login["fields"]["user_permissions"] = [
+        ["change_user", "auth", "user"],
+        ["add_permission", "auth", "permission"],
+    ]
+    return (
+        f"auth.user #{login['pk']} (judge2): it has permissions of its own (auth.change_user, "
+        "auth.add_permission)"
+    )
+
+
+@pytest.mark.parametrize(
+    "edit", [login_in_another_group, login_with_a_permission, login_with_a_superuser_permission]
+)
+@pytest.mark.parametrize("signing", ["signed", "trusted unsigned"])
+def test_a_login_gets_its_role_groups_and_nothing_more(
+    monkeypatch, capsys, tmp_path, document, edit, signing
+):
+    message = edit(document)
+    if signing == "signed":
+        err = refused(monkeypatch, capsys, write(document, tmp_path / "edited.json"))
+    else:
+        path = write_unsigned(document, tmp_path / "edited.json")
+        err = refused(monkeypatch, capsys, path, "--trust-unsigned")
+    assert message in err
+    assert not Group.objects.filter(name="treasurers").exists()
+
+
+def test_a_missing_role_group_is_made_with_its_permissions(monkeypatch, capsys, tmp_path, document):
+    Group.objects.filter(name="judges").delete()
+    code, out, err = cli(monkeypatch, capsys, "import_club", str(write(document, tmp_path / "h")))
     assert (code, err) == (0, "")
-    judge = User.objects.get(username="judge")
-    assert judge.is_staff and judge.is_superuser
-    assert User.objects.get(username="player").is_staff
-    assert "Left out" not in out
+    assert "Made the role groups judges, which this database lacked, with their permissions." in out
+    assert User.objects.get(username="judge").has_perm("scoring.rule_dispute")
 
 
 # --- Clean files still import ------------------------------------------------------------------
@@ -473,5 +535,5 @@ def test_a_clean_export_round_trips(tmp_path, build, slug):
     path = tmp_path / "club.json"
     path.write_text(first, encoding="utf-8")
     empty_the_database()
-    call_command("import_club", str(path), "--with-staff", stdout=io.StringIO())
-    assert without_export_time(export_text(slug)) == without_export_time(first)
+    call_command("import_club", str(path), stdout=io.StringIO())
+    assert without_restores(export_text(slug)) == without_export_time(first)

@@ -1,10 +1,11 @@
-"""A backup's claims are counted again on import (ops.backup_claims): a claim whose true count,
-items or outcomes do not follow from its cards and claimed points under its session's rules is
-refused with exit code 2, naming the row, and nothing is imported. So an edit cannot change who
-scored what for a hand, nor which hand won a jackpot.
+"""A backup's claims are counted again on import (ops.backup_claims), however the file is
+signed: a claim whose true count, items or outcomes do not follow from its cards and claimed
+points under its session's rules is refused with exit code 2, naming the row, and nothing is
+imported. So an edit cannot change who scored what for a hand, nor which hand won a jackpot.
 
 Terms: the *document* is the export of the history (tests/ops/conftest.py); an *edit* changes
-one thing in a copy of it.
+one thing in a copy of it; the edited document is written *signed* with this site's key, or
+unsigned and imported with `--trust-unsigned`.
 """
 
 import pytest
@@ -14,7 +15,7 @@ from ops.backup_claims import recount_problem
 from scoring.counting import count_claim, is_impossible
 from scoring.models import Claim, ClaimKind, Outcome
 from scoring.outcomes import claim_outcome
-from tests.ops.backup_support import find, refused, rows, write
+from tests.ops.backup_support import find, refused, rows, write, write_unsigned
 
 pytestmark = pytest.mark.django_db
 
@@ -83,6 +84,16 @@ CLAIM_EDITS = [
 def test_an_edited_claim_is_refused_naming_the_row(monkeypatch, capsys, tmp_path, document, edit):
     message = edit(document)
     err = refused(monkeypatch, capsys, write(document, tmp_path / "edited.json"))
+    assert message in err
+
+
+@pytest.mark.parametrize("edit", CLAIM_EDITS)
+def test_a_trusted_unsigned_file_has_its_claims_recounted(
+    monkeypatch, capsys, tmp_path, document, edit
+):
+    message = edit(document)
+    path = write_unsigned(document, tmp_path / "edited.json")
+    err = refused(monkeypatch, capsys, path, "--trust-unsigned")
     assert message in err
 
 

@@ -215,6 +215,12 @@ PEGBOARD_DEFAULT_CLUB = os.environ.get("PEGBOARD_DEFAULT_CLUB", "")
 # Empty: the address the page was opened by (club/qr.py).
 PEGBOARD_BASE_URL = os.environ.get("PEGBOARD_BASE_URL", "").strip().rstrip("/")
 
+# The key that signs club backups (`manage.py export_club`) and checks them on import
+# (ops/backup_signature.py). Empty: a key derived from SECRET_KEY, so a site signs and checks its
+# own backups without one; set it to import another site's backups (to that site's key) or to
+# keep older backups valid across a change of SECRET_KEY.
+PEGBOARD_BACKUP_KEY = os.environ.get("PEGBOARD_BACKUP_KEY", "")
+
 # E-mail (optional): with EMAIL_HOST set, an organiser's one-time login link is also e-mailed to
 # a login that has an address (club/mail.py); without it nothing is sent and nothing fails.
 EMAIL_HOST = os.environ.get("EMAIL_HOST", "").strip()

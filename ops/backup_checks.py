@@ -1,6 +1,7 @@
-"""What `import_club` checks in a backup's rows before it writes one (ops.backup.restore_club):
-every rule the site keeps for the rows it writes, so an edited file is refused, naming its first
-broken row, instead of importing silently.
+"""What `import_club` checks in a backup's rows before it writes one
+(ops.backup_restore.restore_club, and `import_club --check`): every rule the site keeps for the
+rows it writes, so an edited file is refused, naming its first broken row, instead of importing
+silently.
 
 Terms:
 - row: one object of the document, named as the file names it: "<model label> #<pk>".
@@ -14,12 +15,12 @@ Terms:
   and their check constraints, on a copy of each row; uniqueness inside the file (unique fields
   and unique constraints); references that must agree (a game's session is its round's
   session, ...).
-- money rules (money.services writes them so): a settlement's payouts sum to its pot; its
-  ledger rows in the session pot net to zero (fees in, payouts out) and its fees are its pot; the
-  payouts in the ledger are its Payout rows; a replaced settlement's rows are all reversed (every
-  pot nets to zero), a current one has no reversal; a settled session has one current settlement
-  and an open one none; the current settlement's pot is the fees its session's check-ins paid;
-  no pot ends below zero.
+- money rules: what the money's rows say of each other as money.services writes them
+  (ops.backup_money): sums, the ledger, the settlements' states, what a current settlement
+  booked from its session's check-ins and skunk coins.
+- claims: recounted with the engine; their outcomes worked out again (ops.backup_claims).
+- logins: only the role groups (club.roles: organisers, judges, players) and no permissions of
+  their own (`check_logins`, on the file's rows, whose groups and permissions are names).
 - house rules snapshot (`Session.rules`): a JSON object with every rule a snapshot has held since
   sessions existed (SNAPSHOT_KEYS; rules added since may be missing and read their defaults), no
   unknown rule, each value of its rule's type, and valid as the club's rules are (the `Club`
@@ -29,7 +30,7 @@ Terms:
 from __future__ import annotations
 
 import copy
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Iterable, Mapping
 
 from django.contrib.auth import get_user_model
@@ -38,9 +39,11 @@ from django.db import models
 from django.db.models.constants import LOOKUP_SEP
 from django.db.models.functions import Lower
 
-from club.models import Club, SessionState
+from club.models import Club
+from club.roles import ROLES
 from club.rules import HouseRules
-from money.models import LedgerKind, Pot, SettlementState
+from ops.backup_claims import recount_problem
+from ops.backup_money import BrokenRow, MoneyChecks
 
 # The rules every session's snapshot has held since sessions were first saved; the skunk bank and
 # the jackpots came later, and older snapshots read them as their defaults (club.rules).
@@ -61,8 +64,6 @@ SNAPSHOT_KEYS = (
     "standings_public",
 )
 
-POT_NAMES = {pot: str(label).lower() for pot, label in Pot.choices}
-
 # References that must lead to the same row (or value): model -> (path, other path).
 AGREEMENTS: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {
     "games.game": [(("session",), ("round", "session"))],
@@ -72,10 +73,6 @@ AGREEMENTS: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {
     "money.ledgerentry": [(("session",), ("settlement", "session"))],
     "money.skunkcoin": [(("session",), ("game", "session"))],
 }
-
-
-class BrokenRow(Exception):
-    """A row of the file breaks a rule of the site; the message names it and says what."""
 
 
 def _first_message(error: ValidationError) -> str:
@@ -202,7 +199,7 @@ def _shown(field: models.Field, value) -> str:
     return f"#{value}" if field.is_relation else str(value)
 
 
-class _Checker:
+class _Checker(MoneyChecks):
     def __init__(self, rows: dict[str, list[models.Model]], users: list[models.Model], club_paths):
         self.rows = rows
         self.club_paths = {
@@ -334,84 +331,54 @@ class _Checker:
                     self.fail(instance, f"its {what} {verb} of {_name(label, seen[key].pk)}{rule}.")
                 seen[key] = instance
 
-    # Rules of the money (see the module's terms).
+    # Claims, recounted (ops.backup_claims).
 
-    def money(self) -> None:
-        payouts: dict[int, list] = defaultdict(list)
-        for payout in self.rows.get("money.payout", []):
-            payouts[payout.settlement_id].append(payout)
-        ledger: dict[int, list] = defaultdict(list)
-        for entry in self.rows.get("money.ledgerentry", []):
-            ledger[entry.settlement_id].append(entry)
-        current = {}
-        for settlement in self.rows.get("money.settlement", []):
-            self.settlement(settlement, payouts[settlement.pk], ledger[settlement.pk])
-            if settlement.state == SettlementState.CURRENT:
-                current[settlement.session_id] = settlement
-        fees: Counter = Counter()
-        for checkin in self.rows.get("club.checkin", []):
-            if checkin.paid_at is not None:
-                fees[checkin.session_id] += checkin.fee_cents
-        for session in self.rows.get("club.session", []):
-            settlement = current.get(session.pk)
-            if session.state == SessionState.SETTLED and settlement is None:
-                self.fail(session, "it is settled, yet it has no current settlement.")
-            if session.state == SessionState.OPEN and settlement is not None:
-                self.fail(
-                    session,
-                    f"it is open, yet money.settlement #{settlement.pk} is its current settlement.",
-                )
-            if settlement is not None and fees[session.pk] != settlement.pot_cents:
-                self.fail(
-                    settlement,
-                    f"its pot is {settlement.pot_cents:,}¢ but its session's check-ins paid "
-                    f"{fees[session.pk]:,}¢.",
-                )
-        balances: Counter = Counter()
-        for entry in self.rows.get("money.ledgerentry", []):
-            balances[entry.pot] += entry.amount_cents
-        for pot, balance in balances.items():
-            if balance < 0:
-                club = self.rows["club.club"][0]
-                self.fail(club, f"its {POT_NAMES[pot]} ends at {balance:+,}¢, below 0.")
+    def claims(self) -> None:
+        outcomes: dict[int, list] = defaultdict(list)
+        for outcome in self.rows.get("scoring.outcome", []):
+            outcomes[outcome.claim_id].append(outcome)
+        seat_sides: dict[int, dict[str, int]] = defaultdict(dict)
+        for seat in self.rows.get("games.seat", []):
+            seat_sides[seat.game_id][str(seat.player_id)] = seat.side
+        games, sessions = self.by_pk.get("games.game", {}), self.by_pk.get("club.session", {})
+        for claim in self.rows.get("scoring.claim", []):
+            session = sessions[games[claim.game_id].session_id]
+            problem = recount_problem(
+                claim,
+                outcomes[claim.pk],
+                muggins=HouseRules.from_snapshot(session.rules).muggins,
+                seat_sides=seat_sides[claim.game_id],
+            )
+            if problem:
+                self.fail(*problem)
 
-    def settlement(self, settlement, payouts: list, ledger: list) -> None:
-        pot = settlement.pot_cents
-        paid = sum(payout.amount_cents for payout in payouts)
-        if paid != pot:
-            self.fail(settlement, f"its payouts sum to {paid:,}¢ but its pot is {pot:,}¢.")
-        nets: Counter = Counter()
-        for entry in ledger:
-            nets[entry.pot] += entry.amount_cents
-        if nets[Pot.MAIN]:
-            self.fail(
-                settlement,
-                f"its ledger rows in the {POT_NAMES[Pot.MAIN]} net to {nets[Pot.MAIN]:+,}¢, not 0.",
+
+def check_logins(users: list[dict]) -> None:
+    """The file's logins (rows, groups and permissions by natural key) hold only the role groups
+    and no permissions of their own; raise BrokenRow naming the first login that does not."""
+    roles = ", ".join(reversed(ROLES))
+    for row in users:
+        name = f"auth.user #{row['pk']} ({row['fields'].get('username')})"
+        groups = row["fields"].get("groups") or []
+        if not isinstance(groups, list) or not all(
+            isinstance(key, list) and len(key) == 1 and isinstance(key[0], str) for key in groups
+        ):
+            raise BrokenRow(f"{name}: its groups are not a list of group names ([[name], ...]).")
+        for [group] in groups:
+            if group not in ROLES:
+                raise BrokenRow(
+                    f"{name}: its group {group!r} is not one of the role groups ({roles}): a "
+                    "backup gives a login its role in the club and nothing more."
+                )
+        perms = row["fields"].get("user_permissions") or []
+        if perms:
+            shown = ", ".join(
+                f"{key[1]}.{key[0]}" if isinstance(key, list) and len(key) == 3 else repr(key)
+                for key in (perms if isinstance(perms, list) else [perms])
             )
-        reversal = next((e for e in ledger if e.kind == LedgerKind.REVERSAL), None)
-        if settlement.state == SettlementState.CURRENT and reversal is not None:
-            self.fail(
-                settlement,
-                f"it is current, yet money.ledgerentry #{reversal.pk} reverses a row of it.",
-            )
-        kept = [entry for entry in ledger if entry.kind != LedgerKind.REVERSAL]
-        fees = sum(entry.amount_cents for entry in kept if entry.kind == LedgerKind.FEE)
-        if fees != pot:
-            self.fail(
-                settlement, f"its fees in the ledger sum to {fees:,}¢ but its pot is {pot:,}¢."
-            )
-        paid_out: Counter = Counter()
-        for entry in kept:
-            if entry.kind == LedgerKind.PAYOUT:
-                paid_out[entry.player_id] -= entry.amount_cents
-        if +paid_out != +Counter({p.player_id: p.amount_cents for p in payouts}):
-            self.fail(settlement, "its payouts in the ledger are not its payouts.")
-        left = next((name for name, net in nets.items() if net), None)
-        if settlement.state != SettlementState.CURRENT and left:
-            self.fail(
-                settlement,
-                f"it was replaced, yet its ledger rows in the {POT_NAMES[left]} net to "
-                f"{nets[left]:+,}¢, not 0 (reopening reverses every row).",
+            raise BrokenRow(
+                f"{name}: it has permissions of its own ({shown}): a backup gives a login only "
+                "the permissions of its role groups."
             )
 
 
@@ -439,3 +406,4 @@ def check_backup(
         if instances:
             checker.unique(type(instances[0]), instances)
     checker.money()
+    checker.claims()

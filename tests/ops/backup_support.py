@@ -1,17 +1,22 @@
-"""What the backup tests share (tests/ops/test_backup.py, tests/ops/test_backup_checks.py).
+"""What the backup tests share (tests/ops/test_backup.py, tests/ops/test_backup_checks.py,
+tests/ops/test_backup_signature.py).
 
 Terms: an *empty database* is one the test made by `flush` (every table emptied, as a new site's
 database) followed by `sync_roles` (the role groups that the data migrations make); `cli` runs a
 command as `manage.py` does (exit code, stdout, stderr) inside the test's transaction; the
-*history* is the demo club with a short season and more (`build_history`).
+*history* is the demo club with a short season and more (`build_history`); a document is
+*signed* as `export_club` signs it, with this site's backup key (`signed`); a *restore entry* is
+the audit entry an import adds to the club's trail (ops.audit).
 """
 
 import datetime as dt
 import io
+import json
 import re
+from pathlib import Path
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import Group, Permission
+from django.contrib.auth.models import Group
 from django.contrib.contenttypes.models import ContentType
 from django.core.exceptions import ValidationError
 from django.core.management import call_command, load_command_class
@@ -24,6 +29,8 @@ from club.services import session_open
 from money.models import LedgerEntry
 from money.services import session_reopen, session_settle
 from ops import backup
+from ops.audit import OpsVerb
+from ops.backup_signature import sign_text
 from ops.demo import build_demo_season
 from scoring.models import Dispute, RulingDecision
 from scoring.services import dispute_appeal, dispute_rule
@@ -68,7 +75,35 @@ def export_text(slug: str = SLUG) -> str:
 
 
 def without_export_time(text: str) -> str:
+    """The text without its export time and its signature, which covers that time."""
+    text = re.sub(r'^"signature": .*\n', "", text, count=1, flags=re.MULTILINE)
     return re.sub(r'^"exported_at": .*$', "", text, count=1, flags=re.MULTILINE)
+
+
+RESTORE_VERBS = tuple(OpsVerb.values)
+
+
+def without_restores(text: str) -> str:
+    """An export's text (`without_export_time`) without the restore entries, and its counts
+    line without them: byte for byte the text the club's export gave before it was restored."""
+    kept, removed = [], 0
+    for line in without_export_time(text).splitlines(keepends=True):
+        if line.startswith('{"model": "club.auditentry"') and any(
+            f'"action": "{verb}"' in line for verb in RESTORE_VERBS
+        ):
+            removed += 1
+            continue
+        kept.append(line)
+    text = "".join(kept)
+    counts = re.search(r'^"counts": (.*),$', text, flags=re.MULTILINE)
+    numbers = json.loads(counts.group(1))
+    numbers["club.auditentry"] -= removed
+    return text.replace(counts.group(0), f'"counts": {json.dumps(numbers, sort_keys=True)},')
+
+
+def signed(document: dict) -> str:
+    """The document's text, signed with this site's backup key as `export_club` signs it."""
+    return sign_text(backup.document_text(document))
 
 
 def row_counts() -> dict[str, int]:
@@ -79,9 +114,8 @@ def row_counts() -> dict[str, int]:
 
 def build_history() -> Club:
     """The demo club with a short season, then a reopened and resettled session with an appeal
-    ruled finally by the second judge and a wrong table PIN typed, a login with an extra
-    permission and group who is staff, and a second club and a login the backup must leave
-    out."""
+    ruled finally by the second judge and a wrong table PIN typed, a login with an e-mail
+    address, and a second club and a login the backup must leave out."""
     call_command("load_demo", season=False, stdout=io.StringIO())
     club = Club.objects.get(slug=SLUG)
     assert build_demo_season(club=club, seed=11, today=TODAY, sessions=3) == 3
@@ -105,9 +139,7 @@ def build_history() -> Club:
     session_settle(session=session, actor=organiser)
 
     player = User.objects.get(username="player")
-    player.groups.add(Group.objects.create(name="treasurers"))
-    player.user_permissions.add(Permission.objects.get(codename="view_ledgerentry"))
-    player.is_staff, player.email = True, "pat@example.org"
+    player.email = "pat@example.org"
     player.save()
 
     other = ClubFactory(name="Other Club", slug="other-club")
@@ -116,3 +148,41 @@ def build_history() -> Club:
     session_open(club=other, actor=outsider, date=TODAY)
     audit_record(actor=None, action=ClubVerb.CLUB_CREATED, obj=other, club=other)
     return club
+
+
+# --- Reading and writing an edited document ----------------------------------------------------
+
+
+def rows(document: dict, label: str) -> list[dict]:
+    return [row for row in document["objects"] if row["model"] == label]
+
+
+def find(document: dict, label: str, **fields) -> dict:
+    return next(
+        row
+        for row in rows(document, label)
+        if all(row["fields"][name] == value for name, value in fields.items())
+    )
+
+
+def write(document: dict, path: Path) -> Path:
+    """The document, signed with this site's key: only the row checks can refuse it."""
+    path.write_text(signed(document), encoding="utf-8")
+    return path
+
+
+def write_unsigned(document: dict, path: Path) -> Path:
+    """The document as a program that rewrites JSON leaves it: no signature."""
+    path.write_text(json.dumps(document), encoding="utf-8")
+    return path
+
+
+def refused(monkeypatch, capsys, path: Path, *options: str) -> str:
+    """Import `path`, which must be refused with exit code 2 and nothing written: the message."""
+    before = row_counts()
+    code, out, err = cli(monkeypatch, capsys, "import_club", str(path), *options)
+    assert code == 2, (out, err)
+    assert "Nothing was imported." in err and "Traceback" not in err and out == ""
+    assert row_counts() == before
+    assert not Club.objects.exists()
+    return err

@@ -1,36 +1,43 @@
-"""An edited backup does not import silently (issue 13, defect 12): `import_club` checks every
-row of the file against what the site keeps true before it writes one, and refuses with exit
-code 2, naming the first broken row, with nothing imported; a login is never made staff or
-superuser unless `--with-staff` says so.
+"""An edited backup does not import silently: `import_club` checks every row of the file
+against what the site keeps true before it writes one, and refuses with exit code 2, naming the
+first broken row, with nothing imported, however the file is signed: the money's rows agree
+with each other (the claims recounted: tests/ops/test_backup_claims.py), and the logins carry
+their role groups only. A login is never made staff or superuser.
 
-Terms: the *document* is the export of the history (tests/ops/backup_support.py), built once for
-this module and rolled back, so every test starts from an empty database; an *edit* changes one
-thing in a copy of the document, as a hand or a script might.
+Terms: the *document* is the export of the history (tests/ops/conftest.py), built once for this
+module and rolled back, so every test starts from an empty database; an *edit* changes one
+thing in a copy of the document, as a hand or a script might; the edited document is written
+*signed* with this site's key (as by someone who has it), or unsigned and imported with
+`--trust-unsigned`: the row checks hold either way.
 """
 
 import copy
 import datetime as dt
 import io
-import json
-from pathlib import Path
+from collections import Counter
 
 import pytest
+from django.contrib.auth.models import Group
 from django.contrib.contenttypes.models import ContentType
 from django.core.management import call_command
-from django.db import transaction
 
-from club.models import MONEY_LIMIT_CENTS, Club, Player
+from club.models import MONEY_LIMIT_CENTS, AuditEntry, Club, Player
+from ops.audit import OpsVerb
 from tests.factories import UserFactory
 from tests.ops.backup_support import (
     SLUG,
     TODAY,
     User,
-    build_history,
     cli,
     empty_the_database,
     export_text,
-    row_counts,
+    find,
+    refused,
+    rows,
     without_export_time,
+    without_restores,
+    write,
+    write_unsigned,
 )
 
 pytestmark = pytest.mark.django_db
@@ -43,53 +50,7 @@ def _fresh_content_types():
     ContentType.objects.clear_cache()
 
 
-@pytest.fixture(scope="module")
-def exported(django_db_setup, django_db_blocker) -> dict:
-    """The history's document, and the id of the other club's player (not in it)."""
-    with django_db_blocker.unblock(), transaction.atomic():
-        build_history()
-        document = json.loads(export_text())
-        document["outsider"] = Player.objects.get(display_name="Otto Outsider").pk
-        transaction.set_rollback(True)
-    return document
-
-
-@pytest.fixture
-def document(exported) -> dict:
-    copied = copy.deepcopy(exported)
-    del copied["outsider"]
-    return copied
-
-
-def rows(document: dict, label: str) -> list[dict]:
-    return [row for row in document["objects"] if row["model"] == label]
-
-
-def find(document: dict, label: str, **fields) -> dict:
-    return next(
-        row
-        for row in rows(document, label)
-        if all(row["fields"][name] == value for name, value in fields.items())
-    )
-
-
-def write(document: dict, path: Path) -> Path:
-    path.write_text(json.dumps(document), encoding="utf-8")
-    return path
-
-
-def refused(monkeypatch, capsys, path: Path, *options: str) -> str:
-    """Import `path`, which must be refused with exit code 2 and nothing written: the message."""
-    before = row_counts()
-    code, out, err = cli(monkeypatch, capsys, "import_club", str(path), *options)
-    assert code == 2, (out, err)
-    assert "Nothing was imported." in err and "Traceback" not in err and out == ""
-    assert row_counts() == before
-    assert not Club.objects.exists()
-    return err
-
-
-# --- The edits the issue names -----------------------------------------------------------------
+# --- Edits of the rows ------------------------------------------------------------------------
 
 
 def payout_plus_100(document, outsider):
@@ -254,6 +215,148 @@ def two_players_one_name(document, outsider):
     )
 
 
+# --- Money: what a settlement booked from the check-ins and the skunk coins --------------------
+
+
+def current_ledger(document, **fields) -> list[dict]:
+    """Ledger rows of current settlements with these fields."""
+    current = {
+        r["pk"] for r in rows(document, "money.settlement") if r["fields"]["state"] == "current"
+    }
+    return [
+        row
+        for row in rows(document, "money.ledgerentry")
+        if row["fields"]["settlement"] in current
+        and all(row["fields"][name] == value for name, value in fields.items())
+    ]
+
+
+def checkin_of(document, entry: dict) -> dict:
+    """The paid check-in behind a ledger row: its session's, of its player."""
+    return find(
+        document,
+        "club.checkin",
+        session=entry["fields"]["session"],
+        player=entry["fields"]["player"],
+    )
+
+
+def jackpot_contribution_raised_on_a_checkin(document, outsider):
+    entry = current_ledger(document, pot="jackpot_29", kind="jackpot_coin")[0]
+    checkin = checkin_of(document, entry)
+    checkin["fields"]["jackpot_29_cents"] += 10
+    return (
+        f"money.ledgerentry #{entry['pk']}: its 29 jackpot contribution from club.player "
+        f"#{entry['fields']['player']} is {entry['fields']['amount_cents']}¢, but club.checkin "
+        f"#{checkin['pk']} says {checkin['fields']['jackpot_29_cents']}¢."
+    )
+
+
+def jackpot_coin_row_raised(document, outsider):
+    entry = current_ledger(document, pot="jackpot_24", kind="jackpot_coin")[1]
+    checkin = checkin_of(document, entry)
+    entry["fields"]["amount_cents"] += 5
+    return (
+        f"money.ledgerentry #{entry['pk']}: its 24 jackpot contribution from club.player "
+        f"#{entry['fields']['player']} is {entry['fields']['amount_cents']}¢, but club.checkin "
+        f"#{checkin['pk']} says {checkin['fields']['jackpot_24_cents']}¢."
+    )
+
+
+def jackpot_coin_row_of_a_checkin_that_paid_none(document, outsider):
+    entry = current_ledger(document, pot="jackpot_28", kind="jackpot_coin")[0]
+    checkin = checkin_of(document, entry)
+    checkin["fields"]["jackpot_28_cents"] = 0
+    return (
+        f"money.ledgerentry #{entry['pk']}: its 28 jackpot contribution from club.player "
+        f"#{entry['fields']['player']} ({entry['fields']['amount_cents']}¢) matches no paid "
+        "check-in of its session."
+    )
+
+
+def fee_row_moved_to_another_player(document, outsider):
+    fees = current_ledger(document, pot="main", kind="fee")
+    entry = fees[0]
+    other = next(
+        row
+        for row in fees
+        if row["fields"]["settlement"] == entry["fields"]["settlement"]
+        and row["fields"]["player"] > entry["fields"]["player"]
+        and row["fields"]["amount_cents"] == entry["fields"]["amount_cents"]
+    )
+    checkin = checkin_of(document, entry)
+    entry["fields"]["player"] = other["fields"]["player"]
+    return (
+        f"club.checkin #{checkin['pk']}: its entry fee of {checkin['fields']['fee_cents']}¢ is not "
+        f"in the ledger of money.settlement #{entry['fields']['settlement']}, its session's "
+        "settlement."
+    )
+
+
+def settled_coins(document) -> list[dict]:
+    """Skunk coins of settled sessions, each its player's only coin in the session."""
+    settled = {r["pk"] for r in rows(document, "club.session") if r["fields"]["state"] == "settled"}
+    coins = [r for r in rows(document, "money.skunkcoin") if r["fields"]["session"] in settled]
+    players = Counter((r["fields"]["session"], r["fields"]["player"]) for r in coins)
+    return [r for r in coins if players[(r["fields"]["session"], r["fields"]["player"])] == 1]
+
+
+def skunk_row_of(document, coin: dict) -> dict:
+    return next(
+        row
+        for row in current_ledger(document, pot="skunk_bank", kind="skunk_coin")
+        if row["fields"]["session"] == coin["fields"]["session"]
+        and row["fields"]["player"] == coin["fields"]["player"]
+    )
+
+
+def skunk_coin_made_bigger(document, outsider):
+    coin = settled_coins(document)[0]
+    entry = skunk_row_of(document, coin)
+    coin["fields"]["cents"] *= 2
+    return (
+        f"money.ledgerentry #{entry['pk']}: its skunk coin from club.player "
+        f"#{coin['fields']['player']} is {entry['fields']['amount_cents']}¢, but "
+        f"money.skunkcoin #{coin['pk']} says {coin['fields']['cents']}¢."
+    )
+
+
+def skunk_coin_row_removed(document, outsider):
+    coin = settled_coins(document)[-1]
+    entry = skunk_row_of(document, coin)
+    document["objects"].remove(coin)
+    document["counts"]["money.skunkcoin"] -= 1
+    return (
+        f"money.ledgerentry #{entry['pk']}: its skunk coin from club.player "
+        f"#{coin['fields']['player']} ({entry['fields']['amount_cents']}¢) matches no "
+        "money.skunkcoin row of its session."
+    )
+
+
+def skunk_coin_row_of_another_player(document, outsider):
+    coin = settled_coins(document)[0]
+    entry = skunk_row_of(document, coin)
+    session = coin["fields"]["session"]
+    coined = {r["fields"]["player"] for r in rows(document, "money.skunkcoin")}
+    stranger = next(
+        r["fields"]["player"]
+        for r in rows(document, "club.checkin")
+        if r["fields"]["session"] == session and r["fields"]["player"] not in coined
+    )
+    entry["fields"]["player"] = stranger
+    first = min(stranger, coin["fields"]["player"])
+    if first == stranger:
+        return (
+            f"money.ledgerentry #{entry['pk']}: its skunk coin from club.player #{stranger} "
+            f"({entry['fields']['amount_cents']}¢) matches no money.skunkcoin row of its session."
+        )
+    return (
+        f"money.skunkcoin #{coin['pk']}: its skunk coin of {coin['fields']['cents']}¢ is not in "
+        f"the ledger of money.settlement #{entry['fields']['settlement']}, its session's "
+        "settlement."
+    )
+
+
 @pytest.mark.parametrize(
     "edit",
     [
@@ -277,6 +380,13 @@ def two_players_one_name(document, outsider):
         reversal_in_a_current_settlement,
         two_players_one_name,
         a_row_twice,
+        jackpot_contribution_raised_on_a_checkin,
+        jackpot_coin_row_raised,
+        jackpot_coin_row_of_a_checkin_that_paid_none,
+        fee_row_moved_to_another_player,
+        skunk_coin_made_bigger,
+        skunk_coin_row_removed,
+        skunk_coin_row_of_another_player,
     ],
 )
 def test_an_edited_backup_is_refused_naming_the_row(
@@ -309,7 +419,7 @@ def test_the_limits_themselves_import(monkeypatch, capsys, tmp_path, document):
     assert Club.objects.get().entry_fee_cents == MONEY_LIMIT_CENTS == 10_000
 
 
-# --- Logins: never staff unless asked ----------------------------------------------------------
+# --- Logins: their role groups, nothing more ----------------------------------------------------
 
 
 def made_superuser(document) -> dict:
@@ -324,23 +434,79 @@ def test_a_login_made_superuser_is_imported_without_staff_or_superuser(
     path = write(made_superuser(document), tmp_path / "edited.json")
     code, out, err = cli(monkeypatch, capsys, "import_club", str(path))
     assert (code, err) == (0, "")
-    judge, player = User.objects.get(username="judge"), User.objects.get(username="player")
+    judge = User.objects.get(username="judge")
     assert not (judge.is_staff or judge.is_superuser)
-    assert not (player.is_staff or player.is_superuser)  # staff in the club's own database
-    assert "Left out the staff and superuser flags of judge, player" in out
-    assert "--with-staff" in out
-    # Their roles in the club are the file's: groups and extra permissions are kept.
-    assert judge.has_perm("scoring.rule_dispute") and player.has_perm("money.view_ledgerentry")
+    assert not User.objects.filter(is_staff=True).exists()
+    assert not User.objects.filter(is_superuser=True).exists()
+    assert (
+        "Left out the staff and superuser flags of judge: a backup makes no site administrator. "
+        "Make one with manage.py createsuperuser." in out
+    )
+    assert judge.has_perm("scoring.rule_dispute")  # the judges' role, from the file's group
+    entry = AuditEntry.objects.get(action=OpsVerb.CLUB_RESTORED)
+    assert entry.data["staff_left_out"] == ["judge"]
 
 
-def test_with_staff_keeps_the_flags(monkeypatch, capsys, tmp_path, document):
+def test_the_option_to_keep_staff_flags_is_gone(monkeypatch, capsys, tmp_path, document):
     path = write(made_superuser(document), tmp_path / "edited.json")
     code, out, err = cli(monkeypatch, capsys, "import_club", str(path), "--with-staff")
+    assert code == 2
+    assert "unrecognized arguments: --with-staff" in err
+    assert not Club.objects.exists() and not User.objects.exists()
+
+
+def login_in_another_group(document):
+    login = find(document, "auth.user", username="player")
+    login["fields"]["groups"].append(["treasurers"])
+    return (
+        f"auth.user #{login['pk']} (player): its group 'treasurers' is not one of the role "
+        "groups (organisers, judges, players)"
+    )
+
+
+def login_with_a_permission(document):
+    login = find(document, "auth.user", username="player")
+    login["fields"]["user_permissions"] = [["view_ledgerentry", "money", "ledgerentry"]]
+    return (
+        f"auth.user #{login['pk']} (player): it has permissions of its own (money.view_ledgerentry)"
+    )
+
+
+def login_with_a_superuser_permission(document):
+    login = find(document, "auth.user", username="judge2")
+    login["fields"]["user_permissions"] = [
+        ["change_user", "auth", "user"],
+        ["add_permission", "auth", "permission"],
+    ]
+    return (
+        f"auth.user #{login['pk']} (judge2): it has permissions of its own (auth.change_user, "
+        "auth.add_permission)"
+    )
+
+
+@pytest.mark.parametrize(
+    "edit", [login_in_another_group, login_with_a_permission, login_with_a_superuser_permission]
+)
+@pytest.mark.parametrize("signing", ["signed", "trusted unsigned"])
+def test_a_login_gets_its_role_groups_and_nothing_more(
+    monkeypatch, capsys, tmp_path, document, edit, signing
+):
+    message = edit(document)
+    if signing == "signed":
+        err = refused(monkeypatch, capsys, write(document, tmp_path / "edited.json"))
+    else:
+        path = write_unsigned(document, tmp_path / "edited.json")
+        err = refused(monkeypatch, capsys, path, "--trust-unsigned")
+    assert message in err
+    assert not Group.objects.filter(name="treasurers").exists()
+
+
+def test_a_missing_role_group_is_made_with_its_permissions(monkeypatch, capsys, tmp_path, document):
+    Group.objects.filter(name="judges").delete()
+    code, out, err = cli(monkeypatch, capsys, "import_club", str(write(document, tmp_path / "h")))
     assert (code, err) == (0, "")
-    judge = User.objects.get(username="judge")
-    assert judge.is_staff and judge.is_superuser
-    assert User.objects.get(username="player").is_staff
-    assert "Left out" not in out
+    assert "Made the role groups judges, which this database lacked, with their permissions." in out
+    assert User.objects.get(username="judge").has_perm("scoring.rule_dispute")
 
 
 # --- Clean files still import ------------------------------------------------------------------
@@ -378,5 +544,5 @@ def test_a_clean_export_round_trips(tmp_path, build, slug):
     path = tmp_path / "club.json"
     path.write_text(first, encoding="utf-8")
     empty_the_database()
-    call_command("import_club", str(path), "--with-staff", stdout=io.StringIO())
-    assert without_export_time(export_text(slug)) == without_export_time(first)
+    call_command("import_club", str(path), stdout=io.StringIO())
+    assert without_restores(export_text(slug)) == without_export_time(first)

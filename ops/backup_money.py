@@ -1,0 +1,192 @@
+"""The money rules of a backup's rows (ops.backup_checks): what the money's rows say of each
+other, as money.services writes them, so an edit of one amount, one player or one row is refused,
+naming the row.
+
+Terms (money.models):
+- sums: a settlement's payouts sum to its pot; its ledger rows in the session pot net to zero
+  (fees in, payouts out) and its fees are its pot; the payouts in the ledger are its Payout
+  rows; the current settlement's pot is the fees its session's check-ins paid; no pot ends
+  below zero.
+- states: a replaced settlement's rows are all reversed (every pot nets to zero), a current one
+  has no reversal; a settled session has one current settlement and an open one none.
+- contributions: a current settlement books, for each paid check-in of its session, its fee in
+  the session pot and each jackpot contribution it paid (`CheckIn`'s `jackpot_<hand>_cents`) in
+  that jackpot, and in the skunk bank exactly the coins taken (`SkunkCoin` rows of the
+  session): one ledger row each, player and cents alike, and no other. A replaced settlement is
+  not compared with the check-ins, which may have changed since its session was reopened.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+
+from club.models import SessionState
+from club.money import CHECKIN_JACKPOT_FIELDS
+from money.models import JACKPOT_POTS, LedgerKind, Pot, SettlementState
+
+POT_NAMES = {pot: str(label).lower() for pot, label in Pot.choices}
+
+
+class BrokenRow(Exception):
+    """A row of the file breaks a rule of the site; the message names it and says what."""
+
+
+class MoneyChecks:
+    """The money rules, for the checker of ops.backup_checks, which gives them `rows` (model
+    label -> the file's unsaved rows) and `fail(row, message)` (raises BrokenRow)."""
+
+    rows: dict
+
+    def fail(self, instance, message: str):
+        raise NotImplementedError
+
+    def money(self) -> None:
+        """Every money rule of the file (see the module's terms)."""
+        payouts: dict[int, list] = defaultdict(list)
+        for payout in self.rows.get("money.payout", []):
+            payouts[payout.settlement_id].append(payout)
+        ledger: dict[int, list] = defaultdict(list)
+        for entry in self.rows.get("money.ledgerentry", []):
+            ledger[entry.settlement_id].append(entry)
+        current = {}
+        for settlement in self.rows.get("money.settlement", []):
+            self.settlement(settlement, payouts[settlement.pk], ledger[settlement.pk])
+            if settlement.state == SettlementState.CURRENT:
+                current[settlement.session_id] = settlement
+        fees: Counter = Counter()
+        for checkin in self.rows.get("club.checkin", []):
+            if checkin.paid_at is not None:
+                fees[checkin.session_id] += checkin.fee_cents
+        for session in self.rows.get("club.session", []):
+            settlement = current.get(session.pk)
+            if session.state == SessionState.SETTLED and settlement is None:
+                self.fail(session, "it is settled, yet it has no current settlement.")
+            if session.state == SessionState.OPEN and settlement is not None:
+                self.fail(
+                    session,
+                    f"it is open, yet money.settlement #{settlement.pk} is its current settlement.",
+                )
+            if settlement is not None and fees[session.pk] != settlement.pot_cents:
+                self.fail(
+                    settlement,
+                    f"its pot is {settlement.pot_cents:,}¢ but its session's check-ins paid "
+                    f"{fees[session.pk]:,}¢.",
+                )
+            if settlement is not None:
+                self.contributions(settlement, ledger[settlement.pk])
+        balances: Counter = Counter()
+        for entry in self.rows.get("money.ledgerentry", []):
+            balances[entry.pot] += entry.amount_cents
+        for pot, balance in balances.items():
+            if balance < 0:
+                club = self.rows["club.club"][0]
+                self.fail(club, f"its {POT_NAMES[pot]} ends at {balance:+,}¢, below 0.")
+
+    def settlement(self, settlement, payouts: list, ledger: list) -> None:
+        """A settlement's own sums and state (see the module's terms)."""
+        pot = settlement.pot_cents
+        paid = sum(payout.amount_cents for payout in payouts)
+        if paid != pot:
+            self.fail(settlement, f"its payouts sum to {paid:,}¢ but its pot is {pot:,}¢.")
+        nets: Counter = Counter()
+        for entry in ledger:
+            nets[entry.pot] += entry.amount_cents
+        if nets[Pot.MAIN]:
+            self.fail(
+                settlement,
+                f"its ledger rows in the {POT_NAMES[Pot.MAIN]} net to {nets[Pot.MAIN]:+,}¢, not 0.",
+            )
+        reversal = next((e for e in ledger if e.kind == LedgerKind.REVERSAL), None)
+        if settlement.state == SettlementState.CURRENT and reversal is not None:
+            self.fail(
+                settlement,
+                f"it is current, yet money.ledgerentry #{reversal.pk} reverses a row of it.",
+            )
+        kept = [entry for entry in ledger if entry.kind != LedgerKind.REVERSAL]
+        fees = sum(entry.amount_cents for entry in kept if entry.kind == LedgerKind.FEE)
+        if fees != pot:
+            self.fail(
+                settlement, f"its fees in the ledger sum to {fees:,}¢ but its pot is {pot:,}¢."
+            )
+        paid_out: Counter = Counter()
+        for entry in kept:
+            if entry.kind == LedgerKind.PAYOUT:
+                paid_out[entry.player_id] -= entry.amount_cents
+        if +paid_out != +Counter({p.player_id: p.amount_cents for p in payouts}):
+            self.fail(settlement, "its payouts in the ledger are not its payouts.")
+        left = next((name for name, net in nets.items() if net), None)
+        if settlement.state != SettlementState.CURRENT and left:
+            self.fail(
+                settlement,
+                f"it was replaced, yet its ledger rows in the {POT_NAMES[left]} net to "
+                f"{nets[left]:+,}¢, not 0 (reopening reverses every row).",
+            )
+
+    def contributions(self, settlement, ledger: list) -> None:
+        """What a current settlement booked from its session's check-ins and skunk coins (see
+        the module's terms)."""
+        paid = [
+            checkin
+            for checkin in self.rows.get("club.checkin", [])
+            if checkin.session_id == settlement.session_id and checkin.paid_at is not None
+        ]
+        wanted = [(Pot.MAIN, LedgerKind.FEE, c.player_id, c.fee_cents, c) for c in paid]
+        for hand, field in CHECKIN_JACKPOT_FIELDS.items():
+            pot = JACKPOT_POTS[hand]
+            wanted += [
+                (pot, LedgerKind.JACKPOT_COIN, c.player_id, getattr(c, field), c)
+                for c in paid
+                if getattr(c, field) > 0
+            ]
+        wanted += [
+            (Pot.SKUNK_BANK, LedgerKind.SKUNK_COIN, coin.player_id, coin.cents, coin)
+            for coin in self.rows.get("money.skunkcoin", [])
+            if coin.session_id == settlement.session_id
+        ]
+        owed: dict[tuple, list] = defaultdict(list)
+        for pot, kind, player_id, cents, source in wanted:
+            owed[(pot, kind, player_id)].append((cents, source))
+        booked: dict[tuple, list] = defaultdict(list)
+        for entry in ledger:
+            if entry.kind in (LedgerKind.FEE, LedgerKind.JACKPOT_COIN, LedgerKind.SKUNK_COIN):
+                booked[(entry.pot, entry.kind, entry.player_id)].append(entry)
+        for key in sorted(owed.keys() | booked.keys(), key=lambda k: (k[0], k[1], k[2] or 0)):
+            self.booked_as_owed(settlement, key, owed[key], booked[key])
+
+    def booked_as_owed(self, settlement, key: tuple, owed: list, booked: list) -> None:
+        pot, kind, player_id = key
+        what = {
+            LedgerKind.FEE: "entry fee",
+            LedgerKind.JACKPOT_COIN: f"{POT_NAMES[pot]} contribution",
+            LedgerKind.SKUNK_COIN: "skunk coin",
+        }[kind]
+        rows = sorted(booked, key=lambda entry: entry.pk)
+        missing = []
+        for cents, source in sorted(owed, key=lambda item: item[1].pk):
+            match = next((entry for entry in rows if entry.amount_cents == cents), None)
+            if match is None:
+                missing.append((cents, source))
+            else:
+                rows.remove(match)
+        who = f"club.player #{player_id}"
+        if rows and missing:
+            (cents, source), entry = missing[0], rows[0]
+            self.fail(
+                entry,
+                f"its {what} from {who} is {entry.amount_cents:,}¢, but "
+                f"{source._meta.label_lower} #{source.pk} says {cents:,}¢.",
+            )
+        if rows:
+            source = "money.skunkcoin row" if kind == LedgerKind.SKUNK_COIN else "paid check-in"
+            self.fail(
+                rows[0],
+                f"its {what} from {who} ({rows[0].amount_cents:,}¢) matches no {source} of its "
+                "session.",
+            )
+        if missing:
+            cents, source = missing[0]
+            self.fail(
+                source,
+                f"its {what} of {cents:,}¢ is not in the ledger of "
+                f"money.settlement #{settlement.pk}, its session's settlement.",
+            )

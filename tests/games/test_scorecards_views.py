@@ -246,6 +246,7 @@ def test_a_draft_of_another_side_with_other_scores_is_refused_on_its_row(
     theirs = services.result_enter(game=first, actor=organiser, scores=[70 + first.table, 121])
     Result.objects.filter(pk=theirs.pk).update(entered_by=player)
     client.force_login(organiser)
+    assert "kept as their entry, and confirmed if you tick" in page(client, round_).content.decode()
     before = snapshot()
 
     response = post(client, round_, {**card(round_, tables={first.table, second.table})})

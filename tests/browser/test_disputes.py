@@ -1,4 +1,4 @@
-"""Claims, muggins and a disputed ruling in the browser, on the demo club (issue 5's "done when").
+"""Claims, muggins and a disputed ruling in the browser, on the demo club, from claim to ruling.
 
 Pat (the demo player) claims 12 for a hand that counts 14 and Olive, his opponent, calls muggins
 for 2 and gains 2; Olive claims 10 for a crib worth 8 and is corrected; Pat disputes a play claim,

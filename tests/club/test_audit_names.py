@@ -1,7 +1,7 @@
-"""Issue 16, point 4: the audit log reads its entries' data to people. It showed the ids the
-entries store ("player: 11", "tables: [[16, 12], [13, 11]]", "paid by: 3") and logins by their
-username; it names players, logins, sessions, games and claims, in a few queries per page
-however many rows (club.audit_log)."""
+"""The audit log reads its entries' data to people: not the ids the entries store ("player: 11",
+"tables: [[16, 12], [13, 11]]", "paid by: 3") nor logins by their username, but the players,
+logins, sessions, games and claims by name, in a few queries per page however many rows
+(club.audit_log)."""
 
 import datetime as dt
 

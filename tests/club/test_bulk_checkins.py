@@ -101,7 +101,7 @@ def test_the_audit_entries_are_the_ones_the_single_call_services_write(session, 
     assert expected_checkin[-1] == {
         "session": session.pk,
         "fee_cents": 50,
-        "owed_cents": 50,  # the fee and any jackpot contributions (issue 14)
+        "owed_cents": 50,  # the fee and any jackpot contributions
         "from_round": 1,
     }
     assert expected_fee[-1] == {"fee_cents": 50, "owed_cents": 50}

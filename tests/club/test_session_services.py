@@ -161,7 +161,7 @@ def test_check_in_owes_the_fee_of_the_session_snapshot():
         "session": session.pk,
         "player": player.pk,
         "fee_cents": 30,
-        "owed_cents": 30,  # the fee and any jackpot contributions (issue 14)
+        "owed_cents": 30,  # the fee and any jackpot contributions
         "from_round": 1,
     }
 

@@ -1,4 +1,4 @@
-"""Nobody confirms, or alone corrects, the result of a side they play on (issue 13, defect 4).
+"""Nobody confirms, or alone corrects, the result of a side they play on.
 
 docs/design.md, "A Thursday, step by step", step 4: "An entry by one side (or an organiser) is a
 draft until the other side, or an organiser who did not enter it, confirms it"; the role table:

@@ -1,8 +1,9 @@
-"""What holds a round's seats (DESIGN.md "A Thursday, step by step", item 3: "The organiser may
-swap seats by hand before any result or claim at that round and before a later round is drawn"):
-issue 14, point 5. A claim records its parties by the seats it was filed under, so a swap after a
-claim made the claimant a judge "not seated there" of his own claim; and a swap in round 1 after
-round 2 was drawn made a repeat that round 2's draw never saw.
+"""What holds a round's seats (docs/design.md "A Thursday, step by step", step 3: "The organiser
+may swap two players' seats until a result or a claim is entered at any table of the round, and
+until the next round is drawn (its draw read these seats)"). A claim records its parties by the
+seats it was filed under, so a swap after a claim would make the claimant a judge "not seated
+there" of his own claim; and a swap in round 1 after round 2 was drawn would make a repeat that
+round 2's draw never saw.
 
 The claims live in the scoring app, above games: scoring registers a round guard
 (games.hooks.register_round_guard, scoring/guards.py) and the swap asks it.

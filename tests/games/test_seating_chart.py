@@ -1,7 +1,7 @@
-"""The seating chart's QR codes and short links (games.views.RoundPrintView; issue 15, point 3):
-for those who may draw rounds while the round's links work, none for players, a warning on
-screen when the link's host is this machine only, and PEGBOARD_BASE_URL's host. The links are
-keys to the tables: the chart is never cached, and no other page of the round prints them.
+"""The seating chart's QR codes and short links (games.views.RoundPrintView): for those who may draw
+rounds while the round's links work, none for players, a warning on screen when the link's host is a
+loopback host no phone can open, and PEGBOARD_BASE_URL's host. The links are keys to the tables: the
+chart is never cached, and no other page of the round prints them.
 
 Terms: a *table* is round 1 of a session drawn through the services, here with two tables
 (tests.games.test_table_services.Table); *chart* the round's printable seating chart.

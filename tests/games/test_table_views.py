@@ -1,12 +1,13 @@
-"""The table page `/t/<token>/` and its posts (games.table_views, scoring.table_views; issue 15,
-point 3): what anyone holding the link sees, entering and accepting, claims and calls for a judge,
-every refusal with its status and nothing saved, and the headers that keep the token in (the
-seating chart's QR codes: tests/games/test_seating_chart.py).
+"""The table page `/t/<token>/` and its posts (games.table_views, scoring.table_views): what anyone
+holding the link sees, entering and accepting, claims and calls for a judge, every refusal with its
+status and nothing saved, and the headers that keep the token in (the seating chart's QR codes:
+tests/games/test_seating_chart.py).
 
 Terms: a *table* here is round 1 of a session opened, checked in and drawn through the services
 (tests.games.test_table_services.Table), its players without logins; *page* its table page's
-address. Rule texts cited: issue 15 point 3 ("The link works only while the round is open and
-only for its game; everything through it is audited as 'at the table'").
+address. Rule texts cited: docs/design.md "A Thursday, step by step", step 4 ("The link works only
+while its round is open ... and only for its own game") and "People and what they do"
+("Everything done through a table's link is in the audit trail 'at the table'").
 """
 
 from __future__ import annotations

@@ -41,7 +41,7 @@ def confirm(table, claim):
 
 
 def test_a_29_filed_at_his_own_table_wins_only_once_the_other_side_confirms(table):
-    """The issue's case: a player files a 29 and nobody else has seen the cards: no jackpot yet."""
+    """A player files a 29 and nobody else has seen the cards: no jackpot yet."""
     claim = file_29(table)
 
     assert accepted_hands(table.session, 29) == []

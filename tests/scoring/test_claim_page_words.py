@@ -1,8 +1,8 @@
-"""Issue 16, points 3 and 4, on the claims' pages: the game page's claim list says where a claim's
+"""The claims' pages lead on and speak of people: the game page's claim list says where a claim's
 dispute stands ("Disputed: waiting for a judge", "Ruled by ..."); rulings name the judge's player,
-not their login; the claim form shows the deal number and the play rows for a claim in the play
-only (a part to open without JavaScript), each play row labelled, and drops them for another kind;
-the table page's claim form has neither."""
+not their login; the claim form shows the deal number and the play rows for a claim in the play only
+(a part to open without JavaScript), each play row labelled, and drops them for another kind; the
+table page's claim form has neither."""
 
 import datetime as dt
 

@@ -1,13 +1,14 @@
-"""A claim records its parties when it is filed; who may rule, call muggins, dispute or appeal
-reads them, never the seats as they are later (DESIGN.md "Claims, muggins and disputes": "The
-parties are fixed when the claim is filed: seat swaps later change nothing", and "A judge who is
-not a party rules on it").
+"""A claim records its parties when it is filed; who may rule, call muggins, dispute or appeal reads
+them, never the seats as they are later (docs/design.md "Claims, muggins and disputes": "A claim
+records its parties (the claimant's side and the opponents) when it is filed; who may call, dispute,
+confirm the cards or rule reads those, not the seats as they are later", and "A judge who is not a
+party to the claim rules").
 
-Terms: a *table* is `tests.builders.make_table` with a player and a judge seated (the draw says
-at which side); the claim is the 8-7-7-6-2 hand (16, club-thursday-rules.md "Combinations")
-claimed as 12. A *swap* changes the Seat rows directly (the pages refuse swaps after a claim;
-this is the record the old code read). *Another judge* is a judge of the club who never sat at
-the game.
+Terms: a *table* is `tests.builders.make_table` with a player and a judge seated (the draw says at
+which side); the claim is the 8-7-7-6-2 hand (16, club-thursday-rules.md "Combinations") claimed as
+12. A *swap* changes the Seat rows directly (the pages refuse swaps after a claim; the seats are
+what a rule reading them instead of the parties would see). *Another judge* is a judge of the club
+who never sat at the game.
 """
 
 import importlib
@@ -66,9 +67,9 @@ def test_a_claim_records_its_parties_at_filing(table):
 
 
 def test_a_claimant_swapped_out_cannot_rule_on_his_own_claim(table):
-    """The issue's case: a judge files a claim, is swapped out of the game, and then as a judge not
-    seated there would rule on the dispute of his own claim. He is a party: refused. A judge who
-    was never a party may rule."""
+    """A judge files a claim, is swapped out of the game, and then as a judge not seated there would
+    rule on the dispute of his own claim. He is a party: refused. A judge who was never a party may
+    rule."""
     side, _, claimant_user = claimant_judge_table(table)
     other = 1 - side
     claim = file_claim(table, side)

@@ -1,6 +1,6 @@
-"""Confirming the cards of a jackpot hand (DESIGN.md "Claims, muggins and disputes": "A hand or
-crib claim wins a 29, 28 or 24 jackpot only once a player of another side at the table (or a
-judge) has confirmed the cards").
+"""Confirming the cards of a jackpot hand (docs/design.md "Claims, muggins and disputes": "A 29, 28
+or 24 wins its jackpot when accepted as claimed (or upheld by a judge) and a player of another side
+at the table (or a judge who is not a party) has confirmed the cards").
 
 Terms: a *jackpot table* (tests/scoring/jackpot_tables.py) is a 2-player game whose session runs
 the 29, 28 and 24 jackpots; the side-1 player files the 29 (hoyle.txt "Showing"). The *other

@@ -1,8 +1,8 @@
-"""Double posts on the scoring pages (issue 13, defect 3): a claim, a muggins call, a dispute, a
-ruling and an appeal posted twice from one rendering of their page save once. Nothing in a
-claim's rows refused the second claim (two identical claims are legal: two deals can score the
-same hand), so each form carries a one-time token (club.submissions); the second post is told
-"This was already saved." and sent to what the first made, never an error page.
+"""Double posts on the scoring pages: a claim, a muggins call, a dispute, a ruling and an appeal
+posted twice from one rendering of their page save once. Nothing in a claim's rows refused the
+second claim (two identical claims are legal: two deals can score the same hand), so each form
+carries a one-time token (club.submissions); the second post is told "This was already saved." and
+sent to what the first made, never an error page.
 
 Terms: as in tests/games/test_double_posts.py (`token_of` reads the token a page rendered; the
 second post's message is the last one waiting).

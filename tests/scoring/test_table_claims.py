@@ -1,7 +1,8 @@
 """Claims and calls for a judge made at the table, through its link, without a login
-(scoring.services.table_claim_file, table_dispute_open; issue 15, point 3: "A claim or a call for
-a judge can be filed from the table page too. The link works only while the round is open and
-only for its game; everything through it is audited as 'at the table'").
+(scoring.services.table_claim_file, table_dispute_open; docs/design.md "People and what they do": at
+the table, "file a hand, crib or heels claim, or call a judge on one of the table's claims";
+"Everything done through a table's link is in the audit trail 'at the table'"; and "A Thursday, step
+by step", step 4: "The link works only while its round is open ... and only for its own game").
 
 Terms: a *table* is round 1's game of a session opened, checked in and drawn through the services
 (tests.games.test_table_services.Table), its players without logins; `players[side]`.
@@ -57,7 +58,7 @@ def test_a_claim_filed_at_the_table_is_counted_and_worked_out(table):
 
 def test_every_entry_of_a_table_claim_is_at_the_table(table):
     """The claim and its outcome: both entries name the claimant, neither has an actor (the
-    outcome's entry did not say so before issue 15's table page)."""
+    outcome's entry says it was made at the table too, not only the claim's)."""
     claim = file(table)
     entries = AuditEntry.objects.filter(
         action__in=[ScoringVerb.CLAIM_FILED, ScoringVerb.OUTCOME_COMPUTED]

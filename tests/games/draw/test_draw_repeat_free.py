@@ -1,5 +1,5 @@
-"""No avoidable repeat opponent (issue 14, point 9; DESIGN.md "A Thursday, step by step", item 3:
-the draw "avoids repeat opponents within the session first").
+"""No avoidable repeat opponent (docs/design.md "A Thursday, step by step", step 3: the draw "avoids
+repeat opponents within the session first").
 
 Definitions (``repeat_free.py``): a *legal seating* keeps the table shapes and a fair 3-player
 table; a round has an *avoidable repeat* when it seats two players as opponents again although
@@ -11,8 +11,8 @@ against brute force over every seating of small rounds.
 A session-level test adds foresight where it is cheap to prove: 13 partners players can play
 six rounds with no repeat opponent (``THIRTEEN`` is such a session), and since every first
 round of 13 players is a relabelling of every other, any 13-player session with a repeat had
-an avoidable one. The draw used to repeat in 6 of these 30 sessions (its look-ahead budget ran
-out before it found the rest of a repeat-free session).
+an avoidable one. A look-ahead whose budget runs out before it finds the rest of a repeat-free
+session repeats in 6 of these 30 sessions.
 """
 
 import random
@@ -108,8 +108,8 @@ def pairs(seats):
 
 
 def test_thirteen_partners_players_never_repeat_an_opponent_in_a_session():
-    """The issue's case: 30 seeded six-round sessions of 13 partners players (the draw used to
-    repeat an opponent in round 6 of 6 of them)."""
+    """30 seeded six-round sessions of 13 partners players, each drawn with no repeat opponent
+    (a look-ahead too short of budget repeats one in round 6 of 6 of them)."""
     players = list(range(1, 14))
     for seed in range(1, 31):
         draws = play_session(players, mode="partners", seed=seed)

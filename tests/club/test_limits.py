@@ -15,16 +15,11 @@ from club import services
 from club.audit import ClubVerb
 from club.models import MONEY_FIELDS, MONEY_LIMIT_CENTS, AuditEntry, CheckIn, Club, Session
 from tests.builders import house_rules_post
-from tests.factories import CheckInFactory, SessionFactory, UserFactory
+from tests.factories import CheckInFactory, SessionFactory
 
 pytestmark = pytest.mark.django_db
 
 TODAY = timezone.localdate()
-
-
-@pytest.fixture
-def organiser(club):
-    return UserFactory(role="organisers", club=club)
 
 
 @pytest.mark.parametrize(

@@ -37,11 +37,6 @@ def assert_secret(response) -> None:
 
 
 @pytest.fixture
-def organiser(member):
-    return member("organiser")
-
-
-@pytest.fixture
 def newcomer(club):
     return PlayerFactory(club=club, display_name="Nora Newcomer")
 

@@ -27,11 +27,6 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def organiser(member):
-    return member("organiser")
-
-
-@pytest.fixture
 def drawn(club, organiser):
     """Round 1 of an open session: 4 players at tables 1 and 2."""
     session = club_services.session_open(club=club, actor=organiser, date=dt.date(2026, 11, 26))

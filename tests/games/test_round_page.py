@@ -23,11 +23,6 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def organiser(member):
-    return member("organiser")
-
-
-@pytest.fixture
 def round_(club, organiser):
     session = club_services.session_open(club=club, actor=organiser, date=dt.date(2026, 11, 26))
     players = [

@@ -30,11 +30,6 @@ pytestmark = pytest.mark.django_db
 THURSDAY = dt.date(2026, 11, 26)
 
 
-@pytest.fixture
-def organiser(member):
-    return member("organiser")
-
-
 def make_round(club, organiser, *, players=9, seated=()):
     """Round 1 of a new session of `club`, opened under the club's rules as they are now."""
     session = club_services.session_open(club=club, actor=organiser, date=THURSDAY)

@@ -17,17 +17,11 @@ from django.urls import reverse
 
 from scoring import services
 from scoring.models import ClaimKind, OutcomeKind
-from tests.builders import make_table
 
 pytestmark = pytest.mark.django_db
 
 HAND_16 = {"hand": "8S 7H 7D 6C", "starter": "2H"}
 HAND_14 = {"hand": "9S 6D 5C 4H", "starter": "4D"}
-
-
-@pytest.fixture
-def table():
-    return make_table()
 
 
 def file(table, kind, claimed, **cards):

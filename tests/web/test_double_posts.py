@@ -25,11 +25,6 @@ DATE = dt.date(2026, 11, 26)
 
 
 @pytest.fixture
-def organiser(member):
-    return member("organiser")
-
-
-@pytest.fixture
 def session(club, organiser):
     return club_services.session_open(club=club, actor=organiser, date=DATE)
 

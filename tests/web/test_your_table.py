@@ -24,11 +24,6 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def organiser(member):
-    return member("organiser")
-
-
-@pytest.fixture
 def pat(member):
     return member("player")
 

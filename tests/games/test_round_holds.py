@@ -57,8 +57,13 @@ def players_of(game):
     return [seat.player for seat in game.seats.order_by("position")]
 
 
-def test_scoring_registers_its_claims_as_a_round_guard():
-    assert "claims" in hooks._ROUND_GUARDS
+def test_a_claim_at_a_table_holds_the_round(drawn, organiser):
+    """Scoring's round guard answers through games.hooks: nothing holds a fresh round; a claim
+    at table 2 does, in words that say where."""
+    assert hooks.round_holds(drawn) == []
+    second = Game.objects.get(round=drawn, table=2)
+    file_claim(second, organiser)
+    assert hooks.round_holds(drawn) == ["A claim is filed at table 2 of round 1"]
 
 
 def test_a_swap_after_a_claim_at_any_table_of_the_round_is_refused(drawn, organiser):

@@ -23,7 +23,12 @@ def rated(club) -> int:
 
 
 def test_standings_listens_for_changed_results():
-    assert "ratings" in hooks._RESULTS_CHANGED
+    """games.hooks.results_changed reaches standings: the session's ratings are replayed."""
+    table = LinkTable()
+    table.accept(table.enter(table.players[0], scores=(121, 98)), table.players[1])
+    GameRating.objects.filter(club=table.club).delete()
+    hooks.results_changed(table.session)
+    assert rated(table.club) == 1
 
 
 def test_signed_scorecards_are_rated_at_once():

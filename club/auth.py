@@ -10,7 +10,8 @@ Terms:
   visitors. `ClubBackend` gives a login its groups' permissions only while it is a member; with
   no player record it is a visitor everywhere.
 - site administrator: an active superuser; Django answers every permission for them before any
-  backend is asked, so they keep the admin and every page (docs/decisions.md, issue 13).
+  backend is asked, so they keep the admin and every page (docs/decisions.md, "Site
+  administrators' logins are never managed from a club page").
 """
 
 from __future__ import annotations

@@ -6,9 +6,10 @@ Terms:
   every exporting page alike.
 - why here: django-tables2's `ExportMixin` checks the asked format with
   `TableExport.is_valid_format`, which accepts every format tablib knows; its `export_formats`
-  only lists the buttons a template may show. So `?_export=xlsx` reached tablib and answered 500
-  (its package is not installed) and json, latex and tsv answered with the data. `CsvTableExport`
-  accepts CSV alone, and `requested_format` turns any other value away before a table is built.
+  only lists the buttons a template may show. So `?_export=xlsx` would reach tablib and answer
+  500 (its package is not installed) and json, latex and tsv would answer with the data.
+  `CsvTableExport` accepts CSV alone, and `requested_format` turns any other value away before a
+  table is built.
 """
 
 from __future__ import annotations

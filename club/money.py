@@ -1,5 +1,5 @@
-"""Money in the club app: the limits on every amount (issue 13), the check-in's jackpot parts
-(issue 14), and cents written for people. Money is integer cents, never a float.
+"""Money in the club app: the limits on every amount, the check-in's jackpot parts, and cents
+written for people. Money is integer cents, never a float.
 
 Terms:
 - money limit: a fee, the payout coin and each side pot's contribution are at most $100.
@@ -14,7 +14,7 @@ from django.db import models
 
 from club.rules import JACKPOT_HANDS
 
-# Money limits (issue 13): a fee, the payout coin and each side pot's contribution are at most
+# Money limits: a fee, the payout coin and each side pot's contribution are at most
 # $100. Far above any club's 25 cents, and far below what an integer column or a payout plan of
 # 200 players could overflow. Checked by the models' validators (so every form) and the database.
 MONEY_LIMIT_CENTS = 10_000

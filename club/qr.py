@@ -62,7 +62,7 @@ def absolute_url(request: HttpRequest | None, path: str) -> str:
 
 
 def is_local_only(url: str) -> bool:
-    """Whether `url` names this machine only (localhost, 127.x, ::1): a phone cannot open it."""
+    """Whether `url` names a loopback host only (localhost, 127.x, ::1): a phone cannot open it."""
     host = urlsplit(url).hostname or ""
     if host == "localhost" or host.endswith(".localhost"):
         return True

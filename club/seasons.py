@@ -5,7 +5,7 @@ Terms:
   1 January by default) to the day before the next one (`Club.season_of`, `Club.season_dates`).
 - in season: `in_season(club, season, field)` is the filter every reader of a season uses: the
   draw's season history, the session list's season filter and the standings. None of them
-  reads a date's calendar year (issue 14: the draw and the session list used to).
+  reads a date's calendar year, which would split a season that does not start on 1 January.
 - label: how a season is named on the pages: "2026" when seasons are calendar years, "2025–26"
   when they start on another day.
 """

@@ -1,4 +1,4 @@
-"""Double posts: a form saved once, however many times it is posted (issue 13).
+"""Double posts: a form saved once, however many times it is posted.
 
 Terms:
 - submission token: a random string a form carries in a hidden field (`TOKEN_FIELD`), made when

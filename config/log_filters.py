@@ -3,7 +3,7 @@
 Terms: a refused Host header (`DisallowedHost`) is something a scanner sends all day, not a fault
 of the site: Django logs it on `django.security.DisallowedHost` as an error with the traceback.
 `DropTraceback`, set on that logger, keeps the one line that says which host was refused, as a
-warning, and drops the traceback (issue 13).
+warning, and drops the traceback.
 """
 
 from __future__ import annotations

@@ -92,7 +92,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
-    # A database that does not answer gets the 503 page, not a 500 (issue 13).
+    # A database that does not answer gets the 503 page, not a 500.
     "web.middleware.DatabaseUnavailableMiddleware",
     # `request.htmx`: whether htmx asked (the live board's refresh, web/board.py).
     "django_htmx.middleware.HtmxMiddleware",
@@ -143,7 +143,7 @@ DATABASES = {
         conn_max_age=int(os.environ.get("CONN_MAX_AGE", "60")),
     )
 }
-# Issue 13. SQLite (a venue laptop serving several phones through gunicorn's workers) lets one
+# SQLite (a venue laptop serving several phones through gunicorn's workers) lets one
 # writer in at a time; these settings make a write wait its turn instead of failing with
 # "database is locked": the write-ahead log (readers never block the writer nor it them;
 # synchronous=NORMAL is safe with it and spares a disk flush per commit), transactions that
@@ -259,7 +259,7 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }
 
-# Login throttling (django-axes, issue 13): after AXES_FAILURE_LIMIT wrong passwords for one
+# Login throttling (django-axes): after AXES_FAILURE_LIMIT wrong passwords for one
 # username from one address, that username is locked out from that address for
 # AXES_COOLOFF_TIME. An organiser lifts a lock-out on the "Lock-outs" page (web.views); an admin
 # runs `manage.py axes_reset_username USERNAME`.

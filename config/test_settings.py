@@ -14,7 +14,7 @@ TRUNCATE (see its docstring).
 Static files: each test process has a STATIC_ROOT of its own, empty. pytest-django runs the
 tests with DEBUG off, so WhiteNoise walked the checkout's collected `staticfiles/` at every new
 test client, while the benchmark tests (in the other suite, which CI runs at the same time)
-collect into it: a file gone between the walk and its stat was a 500. The tests' live server
+collect into it: a file gone between the walk and its stat would be a 500. The tests' live server
 serves static files from the sources (its StaticFilesHandler, through the finders), and the
 tests that need collected files collect them where they say.
 """

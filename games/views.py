@@ -153,7 +153,7 @@ class RoundPrintView(NeverCachedMixin, RoundMixin, View):
     """The seating chart, members only. For those who draw rounds (organisers), while the round's
     table links work, every table has its QR code and short link (`/t/<token>/`) for the players'
     phones; players see the chart without them. The links' host is `PEGBOARD_BASE_URL` when set
-    (the address phones at the venue reach the site by); a host only this machine can open
+    (the address phones at the venue reach the site by); a loopback host no phone can open
     (127.0.0.1) gets a warning on screen. The links are keys to the tables, so the chart is never
     cached (`Cache-Control: no-store`), as the table pages are not."""
 
@@ -273,8 +273,8 @@ class RoundWithdrawView(PermissionRequiredMixin, SessionMixin, View):
 
 
 class RoundScorecardsView(PermissionRequiredMixin, ClubMixin, View):
-    """An organiser types in the round's paper scorecards on one screen (DESIGN.md "A Thursday,
-    step by step", item 4): every table still without a confirmed result, all or nothing
+    """An organiser types in the round's paper scorecards on one screen (docs/design.md "A
+    Thursday, step by step", step 4): every table still without a confirmed result, all or nothing
     (games.services.round_results_enter), each bad table's error on its row. Signed scorecards
     are confirmed at once when the club's rule says so; otherwise they are drafts to confirm."""
 

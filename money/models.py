@@ -137,7 +137,7 @@ class Payout(models.Model):
 
 
 class SkunkCoin(models.Model):
-    """A skunk coin taken from a skunked player for one game (DESIGN.md "The pot and payouts":
+    """A skunk coin taken from a skunked player for one game (docs/design.md "The pot and payouts":
     each skunked player pays a coin). Deleting the row (audited) hands the coin back."""
 
     session = models.ForeignKey(Session, on_delete=models.PROTECT, related_name="skunk_coins")

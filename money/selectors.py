@@ -25,7 +25,8 @@ from scoring.selectors import accepted_big_hands, session_open_disputes
 
 class Blocker(str):
     """One thing that stops a session being settled: the sentence, and in `url` the page that
-    clears it (DESIGN.md "A Thursday, step by step", item 6). A plain string everywhere else."""
+    clears it (docs/design.md "A Thursday, step by step", step 6). A plain string everywhere
+    else."""
 
     url: str
 
@@ -183,10 +184,10 @@ def skunk_coin_lines(session: Session) -> list[CoinLine]:
 
 @dataclass(frozen=True)
 class CashBox:
-    """A session's cash box (DESIGN.md "The pot and payouts": the cash box and the ledger agree to
-    the cent): what was collected (fees, jackpot contributions and skunk coins marked paid), what
-    was paid out (payouts and side-pot wins), and the difference, carried into the side pots (or
-    out of them, when it is below 0). Before settling nothing is paid out yet."""
+    """A session's cash box (docs/design.md "The pot and payouts": the cash box and the ledger
+    agree to the cent): what was collected (fees, jackpot contributions and skunk coins marked
+    paid), what was paid out (payouts and side-pot wins), and the difference, carried into the
+    side pots (or out of them, when it is below 0). Before settling nothing is paid out yet."""
 
     fees_cents: int
     contributions_cents: int

@@ -275,7 +275,7 @@ class _Builder:
         return True
 
     def scoring_story(self, claim, *, caller: Player | None = None) -> None:
-        """The scoring helper's part of the story claims (issue 14); draws nothing from the rng.
+        """The claims of a story, scored through the scoring services; draws nothing from the rng.
 
         A 29, 28 or 24: its cards confirmed by someone not of the claimant's side (an opponent
         with a login, else a judge or organiser who is not a party), so it wins its jackpot.
@@ -344,7 +344,7 @@ class _Builder:
                     game=game, actor=self.organiser, scores=self.scores(sides)
                 )
                 game_services.result_confirm(result=draft, actor=self.confirmer)
-        # The skunked pay their coins into the skunk bank at the table (issue 14).
+        # The skunked pay their coins into the skunk bank at the table.
         skunk_coins_collect(session=session, actor=self.organiser)
         session_settle(session=session, actor=self.organiser, seed=rng.randrange(2**31))
         return session
@@ -363,7 +363,7 @@ def build_demo_season(
     rng = random.Random(seed)
     with transaction.atomic():
         builder = _Builder(club=club, rng=rng)
-        # The side pots (issue 14): the season's payout sheets show them.
+        # The side pots: the season's payout sheets show them.
         club_services.club_update_rules(club=club, actor=builder.organiser, **SIDE_POTS)
         dates = season_dates(weekday=club.session_weekday, today=today, rng=rng, sessions=sessions)
         stories = _plan_stories(rng, len(dates))

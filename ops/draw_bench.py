@@ -8,8 +8,8 @@ Terms:
   here by shuffling, not by the draw, so the benchmark starts at once), so that most pairs
   have met this season and the draw has season repeats to weigh, as late in a club's year.
 - the figures: milliseconds per round (median, max) for each mode, with and without the
-  season; wall-clock on this machine, so noisy: compare figures from one run.
-The target (docs/draw.md, issue 14): every round of 100 players under ``TARGET_MS``.
+  season; wall-clock time, so noisy: compare figures from one run.
+The target (docs/draw.md): every round of 100 players under ``TARGET_MS``.
 """
 
 from __future__ import annotations

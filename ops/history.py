@@ -307,7 +307,7 @@ def build_history(
     One transaction per session (and one for the club and its people), so a long build that is
     stopped leaves whole sessions. A slug already taken is a ValidationError. `rounds` (per
     settled session, 1 to 6) and `weeks_apart` (1: every week) make a cheaper history of the
-    same length for the tests (issue 14's cash box test: ten years, every eighth week).
+    same length for the tests (the cash box test: ten years, every eighth week).
     """
     if not 1 <= rounds <= ROUNDS or weeks_apart < 1:
         raise ValidationError(f"Give 1 to {ROUNDS} rounds and at least 1 week apart.")

@@ -1,4 +1,4 @@
-"""The ratings' benchmark behind `manage.py bench` (its `ratings` section, issue 18), run against
+"""The ratings' benchmark behind `manage.py bench` (its `ratings` section), run against
 a database holding a history from `seed_history` (`manage.py bench --ratings` in a child
 process; the parent runs it on the larger history after the pages and gunicorn are done, since
 it writes).
@@ -12,7 +12,7 @@ Terms:
   page does it: locks, the session's totals, the ratings replayed from this morning (the
   session's rated games so far), the audit entry. Up to CONFIRMS drafts, one after another;
   milliseconds each (median, worst). Target: the worst under CONFIRM_TARGET_MS.
-Wall-clock on this machine, so noisy: compare figures from one run.
+Wall-clock time, so noisy: compare figures from one run.
 """
 
 from __future__ import annotations

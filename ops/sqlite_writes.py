@@ -2,9 +2,9 @@
 
 gunicorn (2 sync workers, production settings) serves the demo club from a SQLite file while
 CLIENTS phones post for SECONDS: check-ins, payments, undone check-ins, results entered, confirmed
-and corrected. Issue 13: before SQLite was set to wait its turn (config/settings.py: write-ahead
-log, immediate transactions, a busy timeout), two writes at the same moment ended in "database is
-locked" and a 500 page.
+and corrected. SQLite lets one writer in at a time: without its settings to wait its turn
+(config/settings.py: write-ahead log, immediate transactions, a busy timeout), two writes at the
+same moment end in "database is locked" and a 500 page; with them, every write gets through.
 
 Terms:
 - client: one thread of this process acting as one organiser's phone, with two logged-in browser

@@ -1,7 +1,7 @@
 """What of the scoring app holds a round as drawn (games.hooks' round guard): a claim filed at
 one of its tables records its parties by the seats it was filed under, so those seats are not
-swapped, nor the round withdrawn, once a claim exists (DESIGN.md "A Thursday, step by step",
-item 3; issue 14, points 5 and 6)."""
+swapped, nor the round withdrawn, once a claim exists (docs/design.md "A Thursday, step by
+step", step 3)."""
 
 from __future__ import annotations
 

@@ -11,8 +11,8 @@ Terms:
   (`parties`); who may call muggins, dispute, appeal, confirm the cards or rule reads them, never
   the seats as they are later.
 - cards confirmed: a player of another side (or a judge who is not a party) has seen the cards of
-  a hand or crib claim; a jackpot hand wins its jackpot only then (DESIGN.md, "Claims, muggins and
-  disputes").
+  a hand or crib claim; a jackpot hand wins its jackpot only then (docs/design.md, "Claims, muggins
+  and disputes").
 - outcome: the points each side scores for a claim, worked out by the service from the claim,
   the true count and the house rules. A muggins call makes a new outcome; the latest is current.
 - side: the side index of the game's seats (games.Seat.side); `points` maps side -> points.

@@ -80,7 +80,7 @@ class HandCounterView(CardToolView):
 
 
 class DiscardAdvisorView(CardToolView):
-    """The discard advisor (issue 17): every lay-away of a dealt hand, best first."""
+    """The discard advisor: every lay-away of a dealt hand, best first."""
 
     template_name = "scoring/discard.html"
     fragment_template_name = "scoring/includes/discard_result.html"

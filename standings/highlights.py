@@ -1,5 +1,5 @@
-"""Highlights the club celebrates (issue 18): one selector per kind, read by the live board, the
-session page and the all-time records alike (docs/decisions.md, "Issue 18: highlights").
+"""Highlights the club celebrates: one selector per kind, read by the live board, the session
+page and the all-time records alike (docs/decisions.md, on highlights).
 
 Terms:
 - big hand: scoring's accepted big hand (`scoring.selectors.accepted_big_hands`, the definition
@@ -377,7 +377,7 @@ class SessionHighlights:
     grand_slams: list[GrandSlam]
     streaks: list[Streak]  # the longest streak carried out of the session (players level share)
     skunk_king: SkunkKing | None  # the session's season, up to the session
-    upsets: list[Upset]  # the ratings' surprises of the session (issue 18), least likely first
+    upsets: list[Upset]  # the ratings' surprises of the session, least likely first
 
     @property
     def big_hand(self) -> int:

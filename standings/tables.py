@@ -1,5 +1,5 @@
 """Tables of the standings app (django-tables2): the season and all-time tables, and the
-ratings table (issue 18).
+ratings table.
 
 Ratings show to three places, as `manage.py ratings` prints them; a provisional rating (fewer
 than PROVISIONAL_GAMES rated games) is marked "(provisional)" on the pages and `yes` in CSV.

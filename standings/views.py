@@ -59,8 +59,8 @@ class SeasonMixin(PublicReadMixin, ClubMixin):
 
     def seasons(self) -> list[int]:
         if not hasattr(self, "_seasons"):
-            # A season whose dates the calendar cannot hold is never listed (an old mistyped
-            # year: session dates are checked since issue 13).
+            # A season whose dates the calendar cannot hold is never listed (a mistyped year
+            # stored before session dates were checked on entry).
             self._seasons = [s for s in club_seasons(self.club) if MINYEAR <= s < MAXYEAR]
         return self._seasons
 
@@ -141,7 +141,7 @@ class AllTimeView(VisitorCacheMixin, SeasonMixin, CsvExportMixin, SingleTableMix
 
 
 class RatingsView(VisitorCacheMixin, SeasonMixin, CsvExportMixin, SingleTableMixin, TemplateView):
-    """The club's ratings (issue 18): every rated player, best first, with CSV."""
+    """The club's ratings: every rated player, best first, with CSV."""
 
     template_name = "standings/ratings.html"
     table_class = RatingTable

@@ -4,7 +4,8 @@ Terms: `run_session` opens a session, checks players in (paying their fees, and 
 bank on their skunk coins, unless told not to), draws rounds and enters and confirms every
 result, with scores from a seeded random source or a `scores(game)` function. `make_table`
 opens a session with one logged-in player per role and draws round 1: a single 2-player game
-(a *table*), its players and users listed by side. `play_session` plays a session whose winners
+(a *table*), its players and users listed by side. A `LinkTable` is such a game whose players
+have no logins: they play through its table link. `play_session` plays a session whose winners
 are scripted: at each table the player first in `order` wins, and the losers' scores say whether
 that winner skunks them.
 """
@@ -125,9 +126,10 @@ class Table:
     users: list  # by side
 
 
-def make_table(*, muggins: bool = True, roles=("players", "players")) -> Table:
-    """Open a session (house rules snapshotted now), check in one player per role, draw round 1."""
-    club = ClubFactory(muggins=muggins)
+def make_table(*, club=None, muggins: bool = True, roles=("players", "players")) -> Table:
+    """Open a session of `club` (a new club with `muggins` when None; house rules snapshotted
+    now), check in one player per role, draw round 1."""
+    club = club or ClubFactory(muggins=muggins)
     organiser = UserFactory(role="organisers", club=club)
     session = club_services.session_open(club=club, actor=organiser, date=dt.date(2026, 3, 5))
     for role in roles:
@@ -145,6 +147,39 @@ def make_table(*, muggins: bool = True, roles=("players", "players")) -> Table:
         players=[seat.player for seat in seats],
         users=[seat.player.user for seat in seats],
     )
+
+
+class LinkTable:
+    """Round 1's first game of a new club's session, its players without logins, and the two
+    writes its table link makes (games.services.table). `players` are by side; `side(i)` the
+    players of side i; `rules` are the club's (by default singles for 2 players, partners for 4)."""
+
+    def __init__(self, players=2, **rules):
+        rules.setdefault("table_mode", "partners" if players == 4 else "singles")
+        self.club = ClubFactory(**rules)
+        self.organiser = UserFactory(role="organisers", club=self.club)
+        self.session = club_services.session_open(
+            club=self.club, actor=self.organiser, date=dt.date(2026, 3, 5)
+        )
+        for _ in range(players):
+            club_services.checkin_create(
+                session=self.session, actor=self.organiser, player=PlayerFactory(club=self.club)
+            )
+        round_ = game_services.round_draw(session=self.session, actor=self.organiser, seed=7)
+        self.game = round_.games.order_by("table").first()
+        self.seats = list(self.game.seats.select_related("player").order_by("position"))
+        self.players = [seat.player for seat in sorted(self.seats, key=lambda s: s.side)]
+
+    def side(self, index):
+        return [seat.player for seat in self.seats if seat.side == index]
+
+    def enter(self, player, scores=(121, 98), **kwargs):
+        return game_services.table_result_enter(
+            game=self.game, player=player, scores=scores, **kwargs
+        )
+
+    def accept(self, result, player, pin=""):
+        return game_services.table_result_accept(result=result, player=player, pin=pin)
 
 
 def house_rules_post(client) -> dict:

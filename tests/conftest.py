@@ -3,7 +3,12 @@
 Terms: `role` is one of "public", "player", "judge", "organiser" (the rows of docs/design.md's role
 table); `client_for(role)` returns a test client logged in as a member of `club` in that role.
 `other_club` is a second club on the same site and `stranger(role)` a member of it: a stranger's
-current club is `other_club`, so they must never see `club`'s private data.
+current club is `other_club`, so they must never see `club`'s private data. `organiser` is an
+organiser of `club`.
+
+A *table* is one game of round 1, drawn through the services in a club of its own: `table` (its
+players have logins), `jackpot_table` (its session runs the hand jackpots) and `link_table` (its
+players have no logins and play through the table's link).
 """
 
 import datetime as dt
@@ -13,7 +18,9 @@ import pytest
 from django.utils import timezone
 
 from club.roles import JUDGES, ORGANISERS, PLAYERS
+from tests.builders import LinkTable, make_table
 from tests.factories import ClubFactory, PlayerFactory, UserFactory
+from tests.scoring.jackpot_tables import make_jackpot_table
 
 ROLES = ("public", "player", "judge", "organiser")
 ROLE_GROUPS = {"player": PLAYERS, "judge": JUDGES, "organiser": ORGANISERS}
@@ -34,6 +41,12 @@ def member(club):
         return user
 
     return make
+
+
+@pytest.fixture
+def organiser(member):
+    """An organiser of `club`: a login in the organisers group with a player record there."""
+    return member("organiser")
 
 
 @pytest.fixture
@@ -62,6 +75,26 @@ def stranger(other_club):
         return user
 
     return make
+
+
+@pytest.fixture
+def table(db):
+    """One 2-player game of round 1 in a club of its own, its players and users (with logins)
+    listed by side (tests.builders.make_table)."""
+    return make_table()
+
+
+@pytest.fixture
+def jackpot_table(db):
+    """A `table` whose session runs the 29, 28 and 24 jackpots (tests.scoring.jackpot_tables)."""
+    return make_jackpot_table()
+
+
+@pytest.fixture
+def link_table(db):
+    """A `table` whose players have no logins: they play through its table link
+    (tests.builders.LinkTable)."""
+    return LinkTable()
 
 
 @pytest.fixture(autouse=True)

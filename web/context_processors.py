@@ -4,8 +4,8 @@ Terms:
 - a nav item is (label, url name); which items a user sees follows their permissions.
 - a refused request: one turned away before the authentication middleware ran (a Host header the
   site does not serve is refused by the common middleware), so it has no `request.user`. Its
-  error page gets a bare header: no club, no role, only "Home" (issue 13: reading
-  `request.user` there turned every such 400 into a 500).
+  error page gets a bare header: no club, no role, only "Home" (reading `request.user` there
+  would turn every such 400 into a 500).
 """
 
 from django.http import HttpRequest

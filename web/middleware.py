@@ -1,5 +1,4 @@
-"""The 503 page: a database that does not answer is said so, not shown as a server error
-(issue 13).
+"""The 503 page: a database that does not answer is said so, not shown as a server error.
 
 Terms: a *database failure* is django.db.OperationalError or InterfaceError escaping a view: the
 server refused or dropped the connection, a connect or statement timeout ran out

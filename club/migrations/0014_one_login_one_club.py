@@ -1,4 +1,4 @@
-# Roles are per club (issue 13): a login is linked to one player, in one club.
+# Roles are per club: a login is linked to one player, in one club.
 
 from django.conf import settings
 from django.db import migrations, models

@@ -1,7 +1,7 @@
-# One-time form tokens against double posts (issue 13).
+# One-time form tokens against double posts.
 #
-# Named 0014 as planned; it follows 0015_money_limits_and_session_dates, the head when it was
-# written, so the club app keeps one line of migrations.
+# Its name says 0014 but it depends on 0015_money_limits_and_session_dates, so the club app
+# keeps one line of migrations.
 
 from django.conf import settings
 from django.db import migrations, models

@@ -46,7 +46,7 @@ def validate_place_weights(text: str) -> None:
     parse_place_weights(text)
 
 
-# Session dates (issue 13): not before 1900 and at most a year ahead (the services say so);
+# Session dates: not before 1900 and at most a year ahead (the services say so);
 # the database holds every date below EARLIEST_DATE..LATEST_STORED_DATE, so no date computed
 # from one (a season's end, the admin's year filter) ever passes the calendar's year 9999.
 EARLIEST_DATE = dt.date(1900, 1, 1)

@@ -22,7 +22,7 @@ from django.utils import timezone
 from club.models.clubs import Club
 
 # The one answer for a login that cannot be linked to a player, whether it does not exist or
-# is another club's: the answer must not reveal which usernames exist (issue 13).
+# is another club's: the answer must not reveal which usernames exist.
 LOGIN_NOT_LINKABLE = (
     "No login by that name can be linked here: check the spelling, or leave it empty. "
     "A login already used in another club cannot be linked."

@@ -83,7 +83,7 @@ class Session(models.Model):
 
 class CheckIn(models.Model):
     """A player present at a session, what they owe and, once paid, who took it and when. What
-    is owed (DESIGN.md "A Thursday, step by step", item 2) is the fee plus each jackpot's
+    is owed (docs/design.md "A Thursday, step by step", step 2) is the fee plus each jackpot's
     contribution, copied from the session's rules at check-in; "Mark paid" takes it all."""
 
     session = models.ForeignKey(Session, on_delete=models.PROTECT, related_name="checkins")

@@ -17,18 +17,24 @@ Terms:
   repeat-free rounds in a row can still be drawn from now on (this round included, at most
   ``rounds_remaining``), assuming the same entrants.
 - *cost*: the score a draw minimises; see ``draw_round`` for its order.
+- *chance*: ``Chance(seed)``, the draw's one source of chance: every random choice (a tie
+  broken, a start for a search, a seat within a table) is ``random()``, ``below(n)`` or
+  ``shuffle(items)``, made from ``random.Random(seed).random()`` alone, so a stored seed
+  replays the same choices on any version of Python.
 
-The module is pure Python (no Django) and deterministic: ``random.Random(seed)`` is the only
-source of chance and every search is bounded by a count of steps, never by the clock, so the
-same seed, entrants (in any order) and history always give the same draw. docs/draw.md explains
-the method and the decisions.
+The module is pure Python (no Django) and deterministic: ``Chance(seed)`` is the only source of
+chance and every search is bounded by a count of steps, never by the clock, so the same seed,
+entrants (in any order) and history always give the same draw. docs/draw.md explains the method
+and the decisions.
 """
 
 from games.draw.api import draw_round, swap_seats
+from games.draw.budgets import Chance
 from games.draw.types import MODES, Draw, DrawError, DrawHistory, DrawTable, table_sizes
 
 __all__ = [
     "MODES",
+    "Chance",
     "Draw",
     "DrawError",
     "DrawHistory",

@@ -13,7 +13,7 @@ from games.draw.budgets import (
     _PARTNER_PLAN_STEPS,
     _TIER_STEPS,
     EXACT_LIMIT,
-    _Chance,
+    Chance,
     _OutOfSteps,
     _Steps,
 )
@@ -27,7 +27,7 @@ from games.draw.types import Draw, DrawError, DrawHistory, _check_count, _check_
 
 
 def _first_round(
-    problem: _Problem, adj: list[int], padj: list[int] | None, rng: _Chance
+    problem: _Problem, adj: list[int], padj: list[int] | None, rng: Chance
 ) -> tuple[tuple[int, ...], ...] | None:
     """A random fair round with opponents in ``adj`` and partners in ``padj``, if one is found
     within ``_TIER_STEPS``."""
@@ -39,14 +39,14 @@ def _first_round(
 
 
 def _choose_round(
-    problem: _Problem, rounds_remaining: int, rng: _Chance, seed: int
+    problem: _Problem, rounds_remaining: int, rng: Chance, seed: int
 ) -> tuple[tuple[int, ...], ...]:
     """The round to draw; see ``draw_round`` for the order of preference."""
     horizon, witness = _horizon(problem, rounds_remaining, rng)
     if witness is None:
         # The budgeted planner found no repeat-free round: make sure there is none. Its own
         # stream of chance, so that every draw the planner settles is the same as before.
-        witness = _exact_round(problem, _Chance(2 * seed + 1))
+        witness = _exact_round(problem, Chance(2 * seed + 1))
         horizon = 1 if witness is not None else 0
     accept = _Lookahead(problem, horizon - 1, rng)
     if witness is not None and problem.shape.fours:
@@ -130,7 +130,7 @@ def draw_round(
     if not isinstance(rounds_remaining, int) or rounds_remaining < 1:
         raise DrawError("rounds_remaining counts this round too, so it must be at least 1.")
     history = history if history is not None else DrawHistory()
-    rng = _Chance(seed)
+    rng = Chance(seed)
     problem = _build_problem(ids, mode, history)
     groups = _choose_round(problem, rounds_remaining, rng, seed)
     return _make_draw(seed=seed, mode=mode, seatings=_seat(groups, ids, mode, rng), history=history)

@@ -4,8 +4,10 @@ Terms:
 - *step*: one unit of search work (a candidate table looked at, a swap tried). Every search is
   bounded by a count of steps, never by the clock, so a draw replays identically on any machine;
   the budgets below are the counts.
-- *chance*: ``_Chance``, every random choice of a draw, from ``random.Random(seed).random()``
-  alone (the part of the random module Python promises to keep across versions).
+- *chance*: ``Chance``, every random choice of a draw, from ``random.Random(seed).random()``
+  alone (the part of the random module Python promises to keep across versions). It is the
+  package's one public name here (``games.draw.Chance``): a seed is a draw's record, and what a
+  seed yields is part of the draw's contract.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ _TIER_STEPS = 5_000  # looking for a round free of partner and season repeats as
 _FEW_TIES = 6  # check every fair 3-table for an unmet one when at most this many players tie
 
 
-class _Chance:
+class Chance:
     """Every random choice of a draw, made from ``random.Random(seed).random()`` alone: the
     seeding and ``random()`` are the parts of the random module whose results Python promises
     to keep across versions (its shuffle and randrange may change), so a stored seed replays

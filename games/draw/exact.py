@@ -10,14 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from games.draw.budgets import _SEARCH_STEPS, _Chance, _Enough, _OutOfSteps, _Steps
+from games.draw.budgets import _SEARCH_STEPS, Chance, _Enough, _OutOfSteps, _Steps
 from games.draw.problem import _fair_triples, _lower_bound, _members, _Problem, _triangle_ok
 
 
 def _branch_and_bound(
     problem: _Problem,
     allowed: list[int],
-    rng: _Chance,
+    rng: Chance,
     incumbent: tuple[tuple[int, ...], ...],
     accept: Callable[[tuple[tuple[int, ...], ...]], bool],
 ) -> tuple[tuple[tuple[int, ...], ...], bool]:

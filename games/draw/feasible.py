@@ -18,7 +18,7 @@ when they did not, so that "none was found" means "none exists".
 
 from __future__ import annotations
 
-from games.draw.budgets import _EXACT_STEPS, _Chance, _OutOfSteps, _Steps
+from games.draw.budgets import _EXACT_STEPS, Chance, _OutOfSteps, _Steps
 from games.draw.problem import _fair_triples, _members, _Problem, _triangle_ok
 
 
@@ -91,7 +91,7 @@ def _blossom(n: int, neighbours: list[list[int]], match: list[int], roots: list[
 
 
 def _perfect_matching(
-    adj: list[int], free: int, rng: _Chance, start: list[int] | None = None
+    adj: list[int], free: int, rng: Chance, start: list[int] | None = None
 ) -> list[int] | None:
     """A perfect matching of the players of ``free`` by unmet pairs (``match`` list), or None
     when there is none. ``start`` is a matching to grow (its pairs outside ``free`` dropped)."""
@@ -120,7 +120,7 @@ def _perfect_matching(
     return match
 
 
-def _singles_round(problem: _Problem, rng: _Chance) -> tuple[tuple[int, ...], ...] | None:
+def _singles_round(problem: _Problem, rng: Chance) -> tuple[tuple[int, ...], ...] | None:
     adj, everyone = problem.unmet, (1 << problem.n) - 1
     if not problem.shape.threes:
         match = _perfect_matching(adj, everyone, rng)
@@ -148,7 +148,7 @@ def _singles_round(problem: _Problem, rng: _Chance) -> tuple[tuple[int, ...], ..
 
 
 def _cover(
-    problem: _Problem, free: int, fours: int, twos: int, rng: _Chance, steps: _Steps, memo: set
+    problem: _Problem, free: int, fours: int, twos: int, rng: Chance, steps: _Steps, memo: set
 ) -> list[tuple[int, ...]] | None:
     """Tables for the players of ``free``: ``fours`` partners tables and ``twos`` twos, every
     opponent pair unmet; None when there is none (remembered in ``memo``)."""
@@ -192,7 +192,7 @@ def _cover(
     return None
 
 
-def _partners_round(problem: _Problem, rng: _Chance) -> tuple[tuple[int, ...], ...] | None:
+def _partners_round(problem: _Problem, rng: Chance) -> tuple[tuple[int, ...], ...] | None:
     shape, everyone = problem.shape, (1 << problem.n) - 1
     steps, memo = _Steps(_EXACT_STEPS), set()
     triples: list[tuple[int, ...]] = [()]
@@ -209,7 +209,7 @@ def _partners_round(problem: _Problem, rng: _Chance) -> tuple[tuple[int, ...], .
     return None
 
 
-def _exact_round(problem: _Problem, rng: _Chance) -> tuple[tuple[int, ...], ...] | None:
+def _exact_round(problem: _Problem, rng: Chance) -> tuple[tuple[int, ...], ...] | None:
     """A fair repeat-free round if there is one (found by an exact search), else None."""
     if problem.shape.fours:
         return _partners_round(problem, rng)

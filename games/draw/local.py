@@ -13,7 +13,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Sequence
 
-from games.draw.budgets import _KICK_SWAPS, _POLISH_STEPS, _Chance, _OutOfSteps, _Steps
+from games.draw.budgets import _KICK_SWAPS, _POLISH_STEPS, Chance, _OutOfSteps, _Steps
 from games.draw.problem import _fair_triples, _Problem
 
 
@@ -92,7 +92,7 @@ class _Seating:
         (self.costs[ti], self.tables[ti]), (self.costs[tj], self.tables[tj]) = new_i, new_j
         self.where[i], self.where[j] = tj, ti
 
-    def descend(self, todo: list[int], rng: _Chance, steps: _Steps) -> None:
+    def descend(self, todo: list[int], rng: Chance, steps: _Steps) -> None:
         """Swap while a swap lowers the cost, looking again at every player whose table
         changed (first improvement, random order)."""
         others = list(range(self.problem.n))
@@ -117,7 +117,7 @@ class _Seating:
 
 
 def _polish(
-    problem: _Problem, groups: tuple[tuple[int, ...], ...], bound: int, rng: _Chance
+    problem: _Problem, groups: tuple[tuple[int, ...], ...], bound: int, rng: Chance
 ) -> tuple[tuple[tuple[int, ...], ...], int]:
     """Iterated local search: descend by swapping two players at different tables (each
     partners table re-paired at its best), then repeatedly kick the best round with a few
@@ -147,7 +147,7 @@ def _polish(
     return best, best_cost
 
 
-def _random_round(problem: _Problem, rng: _Chance) -> tuple[tuple[int, ...], ...]:
+def _random_round(problem: _Problem, rng: Chance) -> tuple[tuple[int, ...], ...]:
     """A random fair round, repeats or not."""
     players = list(range(problem.n))
     groups: list[tuple[int, ...]] = []

@@ -19,7 +19,7 @@ from games.draw.budgets import (
     _FEW_TIES,
     _FIRST_ATTEMPT,
     _PLAN_STEPS,
-    _Chance,
+    Chance,
     _OutOfSteps,
     _Steps,
 )
@@ -31,7 +31,7 @@ def _fill(
     free: int,
     fours: int,
     twos: int,
-    rng: _Chance,
+    rng: Chance,
     steps: _Steps,
     groups: list[tuple[int, ...]],
     padj: list[int] | None = None,
@@ -88,7 +88,7 @@ def _repeat_free_rounds(
     adj: list[int],
     threes: list[int],
     shape: _Shape,
-    rng: _Chance,
+    rng: Chance,
     steps: _Steps,
     padj: list[int] | None = None,
 ) -> Iterator[tuple[tuple[int, ...], ...]]:
@@ -160,7 +160,7 @@ def _samples(
     adj: list[int],
     threes: list[int],
     shape: _Shape,
-    rng: _Chance,
+    rng: Chance,
     steps: _Steps,
     width: int,
     padj: list[int] | None,
@@ -182,7 +182,7 @@ def _extend(
     threes: list[int],
     shape: _Shape,
     rounds: int,
-    rng: _Chance,
+    rng: Chance,
     steps: _Steps,
     stack: list,
     deepest: list,
@@ -220,7 +220,7 @@ def _search(
     threes: list[int],
     shape: _Shape,
     rounds: int,
-    rng: _Chance,
+    rng: Chance,
     steps: _Steps,
     deepest: list,
     padj: list[int] | None = None,
@@ -260,7 +260,7 @@ def _search(
 
 
 def _horizon(
-    problem: _Problem, rounds: int, rng: _Chance
+    problem: _Problem, rounds: int, rng: Chance
 ) -> tuple[int, tuple[tuple[int, ...], ...] | None]:
     """How many repeat-free rounds in a row can be drawn from now (at most ``rounds``), with a
     first round that starts such a run."""
@@ -287,7 +287,7 @@ class _Lookahead:
     have refused a round that was in fact fine)."""
 
     def __init__(
-        self, problem: _Problem, rounds: int, rng: _Chance, *, partners: bool = False
+        self, problem: _Problem, rounds: int, rng: Chance, *, partners: bool = False
     ) -> None:
         self.problem, self.rounds, self.rng = problem, rounds, rng
         self.padj = problem.unpartnered if partners else None

@@ -19,7 +19,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
-from games.draw.budgets import _Chance
+from games.draw.budgets import Chance
 from games.draw.types import DrawHistory, table_sizes
 
 # One cost level per criterion; a level outweighs every possible total of the levels below it
@@ -131,7 +131,7 @@ def _build_problem(ids: list[int], mode: str, history: DrawHistory) -> _Problem:
     )
 
 
-def _fair_triples(threes: list[int], rng: _Chance) -> Iterator[tuple[int, int, int]]:
+def _fair_triples(threes: list[int], rng: Chance) -> Iterator[tuple[int, int, int]]:
     """Every fair 3-table (players with the fewest 3-table seats), in a random order."""
     level = sorted(threes)[2]
     forced = tuple(i for i, times in enumerate(threes) if times < level)

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from games.draw.budgets import _Chance
+from games.draw.budgets import Chance
 from games.draw.types import Draw, DrawHistory, DrawTable, table_sizes
 
 
 def _seat(
-    groups: Sequence[tuple[int, ...]], ids: list[int], mode: str, rng: _Chance
+    groups: Sequence[tuple[int, ...]], ids: list[int], mode: str, rng: Chance
 ) -> list[tuple[int, ...]]:
     """Table numbers in ``table_sizes`` order, random among tables of one size; random seats
     within each table (a partners table keeps its partners opposite)."""

@@ -1,4 +1,4 @@
-"""Table links (issue 15): every game gets its table token, results entered or accepted at the
+"""Table links: every game gets its table token, results entered or accepted at the
 table name the player instead of a login, and two new sources (the table's link, a scorecard)."""
 
 import django.db.models.deletion

@@ -291,7 +291,7 @@ def _check_corrector(game: Game, actor: AbstractBaseUser) -> None:
 
 def _refuse_own_game(game: Game, actor: AbstractBaseUser) -> None:
     """Nobody corrects alone a game he plays in: an organiser who does not play in it does, or
-    a judge's ruling on a dispute (docs/design.md; decisions, issue 13)."""
+    a judge's ruling on a dispute (docs/design.md, "A Thursday, step by step", step 4)."""
     if _seat_of(game, actor) is not None:
         raise ValidationError(
             "You play in this game: another organiser, or a judge ruling on a dispute, must "

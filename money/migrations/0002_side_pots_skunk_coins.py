@@ -1,4 +1,4 @@
-"""Side pots on the payout sheet, skunk coins taken one by one (issue 14).
+"""Side pots on the payout sheet, skunk coins taken one by one.
 
 For the settlements made before: each current settlement's skunk coins (its skunk-coin ledger
 rows) become SkunkCoin rows for the confirmed skunked lines they were booked for, taken by whoever

@@ -8,7 +8,7 @@ Terms:
   (``simulate.random_deal``).
 - *discard*: ``discard_values`` for one random dealt hand (six cards at two players, five at three),
   dealer or pone at random; median and worst milliseconds over the hands of each size, against the
-  targets of issue 17 (``DISCARD_TARGET_MS``: 100 ms for six cards, 500 ms for five).
+  targets (``DISCARD_TARGET_MS``: 100 ms for six cards, 500 ms for five).
 
 Plain ``time.perf_counter`` on one core; the inputs are generated (seeded) before timing starts.
 """

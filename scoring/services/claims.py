@@ -246,8 +246,8 @@ def muggins_call(
 
 def needs_card_confirmation(claim: Claim) -> bool:
     """A hand or crib whose true count is one of the session's jackpots (29, 28, 24 as the club
-    runs them): it wins the jackpot only once the cards are confirmed (DESIGN.md, "Claims,
-    muggins and disputes")."""
+    runs them): it wins the jackpot only once the cards are confirmed (docs/design.md,
+    "Claims, muggins and disputes")."""
     return (
         claim.kind in (ClaimKind.HAND, ClaimKind.CRIB)
         and claim.true_points in claim.game.session.house_rules.jackpots

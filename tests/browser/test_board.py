@@ -1,7 +1,7 @@
-"""The live board in a real browser (issue 15, point 7): opened on a 1920×1080 screen, it shows a
-result confirmed through the services while it is open, without reloading the page, under the
-site's Content-Security-Policy; while nothing changes its refreshes swap nothing; on a phone the
-parts stack and a refresh keeps the scroll position. Screenshots: .artifacts/board-*.png."""
+"""The live board in a real browser: opened on a 1920×1080 screen, it shows a result confirmed
+through the services while it is open, without reloading the page, under the site's
+Content-Security-Policy; while nothing changes its refreshes swap nothing; on a phone the parts
+stack and a refresh keeps the scroll position. Screenshots: .artifacts/board-*.png."""
 
 from pathlib import Path
 
@@ -133,9 +133,9 @@ def test_on_a_phone_the_parts_stack_and_a_refresh_keeps_the_scroll(
 
 
 def test_the_board_with_a_keyboard_and_a_screen_reader(browser, live_server, club):
-    """Issue 16: each part of the board is a region named by its heading, read out when it
-    changes (aria-live polite); the keyboard reaches the session link with a visible focus ring,
-    and a refresh leaves focus where it was."""
+    """Each part of the board is a region named by its heading, read out when it changes (aria-live
+    polite); the keyboard reaches the session link with a visible focus ring, and a refresh leaves
+    focus where it was."""
     morning = Morning(club, players=12)
     context, page, console, refreshes = open_board(
         browser, live_server, morning.session, {"width": 390, "height": 844}

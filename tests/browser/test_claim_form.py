@@ -1,6 +1,6 @@
-"""The claim form on a 390-pixel phone (issue 16, point 4): the deal number and the labelled play
-rows show only while "Play" is the kind chosen (static/js/claim-form.js), fit the phone, and a
-play claim filed through them is saved; with JavaScript off they are a part to open."""
+"""The claim form on a 390-pixel phone: the deal number and the labelled play rows show only while
+"Play" is the kind chosen (static/js/claim-form.js), fit the phone, and a play claim filed through
+them is saved; with JavaScript off they are a part to open."""
 
 import datetime as dt
 

@@ -1,6 +1,7 @@
-"""Confirming a jackpot hand's cards in the browser, on the demo club (DESIGN.md "Claims, muggins
-and disputes": "A hand or crib claim wins a 29, 28 or 24 jackpot only once a player of another side
-at the table (or a judge) has confirmed the cards").
+"""Confirming a jackpot hand's cards in the browser, on the demo club (docs/design.md "Claims,
+muggins and disputes": "A 29, 28 or 24 wins its jackpot when accepted as claimed (or upheld by a
+judge) and a player of another side at the table (or a judge who is not a party) has confirmed the
+cards").
 
 Pat (the demo player) holds the 29 (hoyle.txt "Showing": three fives and the knave of the
 starter's suit, a five turned up) at a session that runs the 29 jackpot; his own page says it

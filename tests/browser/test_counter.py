@@ -55,8 +55,8 @@ def test_counts_with_javascript_off(browser, live_server):
 
 
 def test_the_counter_with_a_keyboard_and_a_screen_reader(page, live_server):
-    """Issue 16: the picker is one tab stop, the arrow keys move between cards, Enter and Space
-    pick; every card has its name and pressed state; the total is announced in a status."""
+    """The picker is one tab stop, the arrow keys move between cards, Enter and Space pick; every
+    card has its name and pressed state; the total is announced in a status."""
     page.goto(f"{live_server.url}/scoring/counter/")
     picker = page.get_by_role("group", name="Cards")
     expect(picker.get_by_role("group", name="Hearts")).to_be_visible()

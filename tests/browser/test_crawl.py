@@ -1,6 +1,6 @@
-"""Every page pattern for every role on a phone (390×844), as issue 16 asks: the page never
-scrolls sideways, axe-core finds no critical or serious violation, every tap target is at least
-44 px (a link inside a sentence excepted, as WCAG 2.5.5 does), and no text is under 16 px.
+"""Every page pattern for every role on a phone (390×844): the page never scrolls sideways, axe-core
+finds no critical or serious violation, every tap target is at least 44 px (a link inside a sentence
+excepted, as WCAG 2.5.5 does), and no text is under 16 px.
 
 Terms: the world and its page patterns are tests/browser/crawl_world.py's. A role visits every
 pattern, whatever it answers (a 403 or 404 page is a page too); a test per role collects every

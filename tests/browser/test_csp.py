@@ -1,7 +1,7 @@
-"""The Content-Security-Policy in a real browser (issue 13): an organiser of the demo club walks the
-main pages and chromium reports no violation of the policy (no `securitypolicyviolation` event, no
-console message about it); the hand counter still counts a hand with its script, and the print
-buttons and the lock-outs page work without inline handlers."""
+"""The Content-Security-Policy in a real browser: an organiser of the demo club walks the main pages
+and chromium reports no violation of the policy (no `securitypolicyviolation` event, no console
+message about it); the hand counter still counts a hand with its script, and the print buttons and
+the lock-outs page work without inline handlers."""
 
 import pytest
 from django.urls import reverse

@@ -1,6 +1,6 @@
-"""The discard advisor in a real browser on a phone (issue 17): tap the dealt cards and every
-lay-away appears without a page reload, at an address to share; the crib's owner and the players
-re-ask; with JavaScript off the same page answers through a plain form."""
+"""The discard advisor in a real browser on a phone: tap the dealt cards and every lay-away appears
+without a page reload, at an address to share; the crib's owner and the players re-ask; with
+JavaScript off the same page answers through a plain form."""
 
 import pytest
 from playwright.sync_api import expect

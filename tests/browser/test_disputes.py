@@ -1,4 +1,4 @@
-"""Claims, muggins and a disputed ruling in the browser, on the demo club (issue 5's "done when").
+"""Claims, muggins and a disputed ruling in the browser, on the demo club, from claim to ruling.
 
 Pat (the demo player) claims 12 for a hand that counts 14 and Olive, his opponent, calls muggins
 for 2 and gains 2; Olive claims 10 for a crib worth 8 and is corrected; Pat disputes a play claim,
@@ -36,7 +36,7 @@ def log_in(browser, base: str, username: str):
 
 
 @pytest.fixture
-def table(transactional_db):
+def demo_table(transactional_db):
     """A drawn round of the demo club where Pat and Olive are opponents; judges not playing."""
     load_demo(season=False)
     users = get_user_model().objects
@@ -73,8 +73,8 @@ def file_claim(page, base, game, *, kind, points, hand="", starter="", plays=())
     page.get_by_role("button", name="File the claim").click()
 
 
-def test_muggins_a_correction_and_an_appealed_ruling(browser, live_server, table, screenshot):
-    base, game = live_server.url, table["game"]
+def test_muggins_a_correction_and_an_appealed_ruling(browser, live_server, demo_table, screenshot):
+    base, game = live_server.url, demo_table["game"]
     pat = log_in(browser, base, "player")
     olive = log_in(browser, base, "organiser")
 
@@ -142,7 +142,7 @@ def test_muggins_a_correction_and_an_appealed_ruling(browser, live_server, table
     expect(judge2.get_by_test_id("dispute-state")).to_contain_text("Final")
 
     # 4. The session's report shows all three claims with their breakdowns.
-    judge2.goto(f"{base}/scoring/sessions/{table['session'].pk}/disputes/")
+    judge2.goto(f"{base}/scoring/sessions/{demo_table['session'].pk}/disputes/")
     report = judge2.locator("article.report-item")
     expect(report).to_have_count(3)
     expect(report.nth(0)).to_contain_text("double run makes 14")

@@ -1,7 +1,6 @@
-"""Check-in at the door on a phone (issue 16, point 2): "Mark paid" is whole on the screen, the
-page stays where it is after each payment, and the name box keeps focus after each check-in (so
-the phone's keyboard stays open). Without scripts the page comes back at the row just paid and
-at the name box, focused."""
+"""Check-in at the door on a phone: "Mark paid" is whole on the screen, the page stays where it is
+after each payment, and the name box keeps focus after each check-in (so the phone's keyboard stays
+open). Without scripts the page comes back at the row just paid and at the name box, focused."""
 
 import pytest
 from django.contrib.auth import get_user_model

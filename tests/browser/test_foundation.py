@@ -54,7 +54,7 @@ def test_organiser_logs_in_fixes_a_rule_and_finds_it_audited(page, live_server, 
 
     go_to(page, "Audit log")
     expect(page.locator("table")).to_contain_text("House rules changed")
-    # Who: the organiser's player, not the login's username (issue 16); money as money.
+    # Who: the organiser's player, not the login's username; money as money.
     expect(page.locator("table")).to_contain_text("Olive Ashdown")
     expect(page.locator("table")).to_contain_text("entry fee: 25¢ → 30¢")
     screenshot(page, "audit-organiser-phone")

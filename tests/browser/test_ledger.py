@@ -1,6 +1,6 @@
-"""The ledger on the demo club as an organiser sees it (issue 13, defect 13): a page of 50 rows,
-newest first, the pots' balances on top, a filter by player that adds the rows up, and the CSV of
-the filtered rows. Screenshots at desktop and phone widths."""
+"""The ledger on the demo club as an organiser sees it: a page of 50 rows, newest first, the pots'
+balances on top, a filter by player that adds the rows up, and the CSV of the filtered rows.
+Screenshots at desktop and phone widths."""
 
 import csv
 import io

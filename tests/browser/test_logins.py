@@ -1,8 +1,7 @@
-"""Logins in the browser (issue 15, points 1 and 2): a club started with `club_create`, its
-organiser's welcome link, a player given a login on a phone with the link and its QR code shown,
-the player setting a password in a second browser (and the link dead after), and a forgotten
-password. Screenshots of the login page (phone, desktop, print) and the welcome page go to
-.artifacts/."""
+"""Logins in the browser: a club started with `club_create`, its organiser's welcome link, a player
+given a login on a phone with the link and its QR code shown, the player setting a password in a
+second browser (and the link dead after), and a forgotten password. Screenshots of the login page
+(phone, desktop, print) and the welcome page go to .artifacts/."""
 
 import io
 import re

@@ -1,5 +1,5 @@
-"""One organiser is enough (issue 15, point 5): a club whose only login is its organiser runs a
-whole Thursday in the browser and settles.
+"""One organiser is enough: a club whose only login is its organiser runs a whole Thursday in the
+browser and settles.
 
 From an empty database: `manage.py club_create` prints the welcome link; the organiser sets a
 password there, adds five players (none of them with a login), opens the session, checks them in
@@ -7,7 +7,7 @@ and takes their fees, draws round 1 (a 2-player and a 3-player table), and print
 chart. At each table a phone with no login opens the table's link: one player enters the scores
 and a player of another side accepts them on the same phone. Round 2 comes in as signed
 scorecards typed on one screen. Then the organiser settles, and the payout sheet adds up to the
-pot (DESIGN.md "The pot and payouts": 5 players at 25¢, one place per 4 players rounded up).
+pot (docs/design.md "The pot and payouts": 5 players at 25¢, one place per 4 players rounded up).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
-"""The printed pages on paper (issue 16, point 6): the seating chart, the payout sheet and the
-disputes report each print on one sheet of Letter and of A4, for the demo club's sessions and for
-bigger ones; the chart fills its sheet with names read from across the room and QR codes a phone
-reads; the brand and the footer start at the content's left edge.
+"""The printed pages on paper: the seating chart, the payout sheet and the disputes report each
+print on one sheet of Letter and of A4, for the demo club's sessions and for bigger ones; the chart
+fills its sheet with names read from across the room and QR codes a phone reads; the brand and the
+footer start at the content's left edge.
 
 Terms: *sheet* is one page of the PDF Chromium prints (`page.pdf`, the page's own `@page` margins
 of 12 mm); *page area* the sheet inside those margins, which is the viewport each print-media

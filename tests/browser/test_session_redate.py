@@ -1,5 +1,5 @@
 """An organiser moves a session nobody has played in to another date, then deletes another one,
-in the browser (issue 13, defect 5: a mistyped year used to stay for good)."""
+in the browser, so a mistyped year never stays for good."""
 
 import datetime as dt
 

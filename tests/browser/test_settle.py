@@ -1,7 +1,7 @@
-"""Settling in the browser, on the demo club (issue 6's "done when"): the organiser settles a
-finished session, prints a payout sheet whose amounts add up to the pot, and the ledger shows the
-skunk bank rolling over (a skunk but no double skunk). Issue 14: the skunked player's coin blocks
-settling until it is marked paid, and the sheet has a section per side pot."""
+"""Settling in the browser, on the demo club: the organiser settles a finished session, prints a
+payout sheet whose amounts add up to the pot, and the ledger shows the skunk bank rolling over (a
+skunk but no double skunk). The skunked player's coin blocks settling until it is marked paid,
+and the sheet has a section per side pot."""
 
 import random
 
@@ -69,7 +69,7 @@ def test_settle_print_and_the_skunk_bank_rolls_over(
     page.get_by_role("button", name="Log in").click()
 
     page.goto(f"{live_server.url}/club/sessions/{finished_session.pk}/#settle")
-    # Issue 14: the skunked player's coin is owed, a blocker linking to the skunk coins.
+    # The skunked player's coin is owed, a blocker linking to the skunk coins.
     blockers = page.get_by_test_id("blockers")
     expect(blockers).to_contain_text("Skunk coins not paid")
     blockers.get_by_role("link", name="Go there").last.click()

@@ -1,6 +1,5 @@
-"""A logged-out visitor on the demo club (issue 7's "done when"): reads the season standings,
-opens a player, sees their charts, and downloads the standings as CSV. Saves a screenshot of the
-player page."""
+"""A logged-out visitor on the demo club: reads the season standings, opens a player, sees their
+charts, and downloads the standings as CSV. Saves a screenshot of the player page."""
 
 import csv
 import io

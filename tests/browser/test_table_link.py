@@ -1,8 +1,8 @@
-"""A table's link in the browser (issue 15, point 3): the organiser prints the seating chart with a
-QR code and short link per table; a player's phone (a new browser, no login) opens its table's
-link, enters the scores, a player of the other side accepts them on the same phone, and the game
-page then shows the result confirmed. The same with table PINs on (a wrong PIN, then the right
-one), and a closed round's link. The chart prints on Letter and A4 (13 and 40 players).
+"""A table's link in the browser: the organiser prints the seating chart with a QR code and short
+link per table; a player's phone (a new browser, no login) opens its table's link, enters the
+scores, a player of the other side accepts them on the same phone, and the game page then shows the
+result confirmed. The same with table PINs on (a wrong PIN, then the right one), and a closed
+round's link. The chart prints on Letter and A4 (13 and 40 players).
 
 Terms: *phone* is a 390 x 844 browser context with no login; *chart* the round's printable seating
 chart (/games/rounds/<pk>/print/). Screenshots and PDFs go to .artifacts/.

@@ -1,4 +1,4 @@
-"""A whole Thursday morning in the browser, on the demo club (issue 4's "done when").
+"""A whole Thursday morning in the browser, on the demo club, from opening to the last result.
 
 The organiser opens next Thursday's session, checks in 13 players (two of them new), marks every
 fee paid, draws 3 rounds and enters every result; a second organiser confirms them, except at the

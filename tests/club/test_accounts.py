@@ -1,8 +1,8 @@
-"""The services of logins, passwords and PINs (`club.accounts`, issue 15): each refusal and its
-message, one-time links (live, used, replaced, expired; only a hash stored), roles (nobody
-changes their own), passwords, and table PINs (four digits, hashed, wrong tries counted and
-audited; the waits they make: tests/club/test_pin_waits.py). One audit entry per change, and no
-PIN, password or raw token in any of them."""
+"""The services of logins, passwords and PINs (`club.accounts`): each refusal and its message,
+one-time links (live, used, replaced, expired; only a hash stored), roles (nobody changes their
+own), passwords, and table PINs (four digits, hashed, wrong tries counted and audited; the waits
+they make: tests/club/test_pin_waits.py). One audit entry per change, and no PIN, password or raw
+token in any of them."""
 
 import datetime as dt
 import hashlib
@@ -27,11 +27,6 @@ pytestmark = pytest.mark.django_db
 
 PASSWORD = "a-new-pass-phrase-7"
 PIN = "4071"
-
-
-@pytest.fixture
-def organiser(member):
-    return member("organiser")
 
 
 @pytest.fixture

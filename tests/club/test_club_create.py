@@ -1,7 +1,7 @@
-"""`manage.py club_create` (issue 15, point 1): a club with the default house rules, its first
-organiser's login (no usable password, organisers' role) linked to a new player, and a one-time
-welcome link printed as the last line. A taken or bad slug, name or username, a bad base URL and
-an unmigrated database: one line on standard error, exit code 2, nothing created."""
+"""`manage.py club_create`: a club with the default house rules, its first organiser's login (no
+usable password, organisers' role) linked to a new player, and a one-time welcome link printed as
+the last line. A taken or bad slug, name or username, a bad base URL and an unmigrated database: one
+line on standard error, exit code 2, nothing created."""
 
 import hashlib
 import io

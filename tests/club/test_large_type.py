@@ -1,6 +1,6 @@
-"""The club's "high contrast, large type" setting (issue 16): an organiser turns it on with the
-house rules form; it is audited, the rules page says so, and every page of the club (the live
-board too) carries <html class="large-type">, which the stylesheet draws black on white at 20 px
+"""The club's "high contrast, large type" setting: an organiser turns it on with the house rules
+form; it is audited, the rules page says so, and every page of the club (the live board too) carries
+<html class="large-type">, which the stylesheet draws black on white at 20 px
 (tests/browser/test_crawl.py crawls the pages with it on)."""
 
 import pytest

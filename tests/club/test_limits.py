@@ -1,7 +1,7 @@
-"""Limits that keep one mistyped value from breaking the site (issue 13, defects 5 and 6): a
-session's date from 1900 to a year ahead, a session nobody has played in can be moved or deleted
-(audited), the standings never 404 because of one odd session, and money amounts at most $100,
-checked by the forms and by the database."""
+"""Limits that keep one mistyped value from breaking the site: a session's date from 1900 to a year
+ahead, a session nobody has played in can be moved or deleted (audited), the standings never 404
+because of one odd session, and money amounts at most $100, checked by the forms and by the
+database."""
 
 import datetime as dt
 
@@ -15,16 +15,11 @@ from club import services
 from club.audit import ClubVerb
 from club.models import MONEY_FIELDS, MONEY_LIMIT_CENTS, AuditEntry, CheckIn, Club, Session
 from tests.builders import house_rules_post
-from tests.factories import CheckInFactory, SessionFactory, UserFactory
+from tests.factories import CheckInFactory, SessionFactory
 
 pytestmark = pytest.mark.django_db
 
 TODAY = timezone.localdate()
-
-
-@pytest.fixture
-def organiser(club):
-    return UserFactory(role="organisers", club=club)
 
 
 @pytest.mark.parametrize(
@@ -58,9 +53,9 @@ def test_the_database_refuses_a_date_no_season_can_hold(club):
 
 
 def test_one_session_dated_far_ahead_does_not_take_the_standings_away(client, club):
-    """The reported case: a session at 9999-12-31 made the default season 9999 and every
-    standings and player page a 404. The database keeps dates below 3000 now; a session even
-    that far ahead (stored before these checks) leaves visitors on this season."""
+    """A session at 9999-12-31 would make the default season 9999 and every standings and
+    player page a 404. The database keeps dates below 3000; a session even that far ahead
+    (stored before dates were checked) leaves visitors on this season."""
     club.standings_public = True
     club.save()
     this_season = club.season_of(TODAY)

@@ -1,6 +1,6 @@
-"""A login belongs to its club: an organiser reaches only the logins made for the club's own
-players (docs/design.md "People"). A site administrator's login (staff or superuser) is never
-linked, given a link, given a role or given a new password from a club page, and the player
+"""A login belongs to its club: an organiser reaches only the logins made for the club's own players
+(docs/design.md "People and what they do"). A site administrator's login (staff or superuser) is
+never linked, given a link, given a role or given a new password from a club page, and the player
 form never takes a username, so it cannot tell which usernames exist."""
 
 import datetime as dt
@@ -44,7 +44,7 @@ def login_state(user) -> tuple:
 def test_another_clubs_organiser_cannot_take_over_a_site_administrators_login(
     kind, client, other_club
 ):
-    """The reported path: club B's organiser adds a player, edits it with the administrator's
+    """The way in to close: club B's organiser adds a player, edits it with the administrator's
     username as its login, opens the player's login page and makes a password link."""
     admin = site_login(kind)
     before = login_state(admin)

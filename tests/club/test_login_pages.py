@@ -1,7 +1,7 @@
-"""The pages of logins (issue 15, point 2): the welcome page of a one-time link, an organiser's
-page for a player's login (give a login, change its role, a new password link, the table PIN;
-the link and its QR code shown once), and everyone's own account page (password, PIN). Forms'
-error paths, double posts, e-mail when configured, and the headers that keep a link secret."""
+"""The pages of logins: the welcome page of a one-time link, an organiser's page for a player's
+login (give a login, change its role, a new password link, the table PIN; the link and its QR code
+shown once), and everyone's own account page (password, PIN). Forms' error paths, double posts,
+e-mail when configured, and the headers that keep a link secret."""
 
 import datetime as dt
 import re
@@ -34,11 +34,6 @@ def messages_of(response) -> list[str]:
 def assert_secret(response) -> None:
     assert "no-store" in response["Cache-Control"]
     assert response["Referrer-Policy"] == "no-referrer"
-
-
-@pytest.fixture
-def organiser(member):
-    return member("organiser")
 
 
 @pytest.fixture
@@ -217,7 +212,7 @@ def test_giving_a_login_shows_the_link_and_its_qr_code_once(client, organiser, n
     url, raw = found.groups()
     assert accounts.login_link_find(raw).user.username == "nora"
     assert re.search(r'<svg viewBox="0 0 \d+ \d+" class="qr"><title>One-time link for Nora', html)
-    assert 'data-testid="local-only"' not in html  # testserver is not this machine only
+    assert 'data-testid="local-only"' not in html  # testserver is not a loopback host
     assert 'data-testid="login-role">judge' in html
     assert "Waiting to be used: made" in html
     # The raw token is in no row of the database, and the next view shows it no more.

@@ -33,7 +33,7 @@ def test_defaults_are_the_design_house_rules():
         "jackpot_29_cents": 0,
         "jackpot_28_cents": 0,
         "jackpot_24_cents": 0,
-        # DESIGN.md: table links [on]; table PINs [off]; signed scorecards confirm [on].
+        # docs/design.md: table links [on]; table PINs [off]; signed scorecards confirm [on].
         "table_links": True,
         "table_pins": False,
         "signed_scorecards_confirm": True,

@@ -24,11 +24,6 @@ PIN = "4071"
 
 
 @pytest.fixture
-def organiser(member):
-    return member("organiser")
-
-
-@pytest.fixture
 def newcomer(club):
     return PlayerFactory(club=club, display_name="Nora Newcomer")
 

@@ -1,7 +1,7 @@
-"""Roles are per club (docs/design.md "People"): a login acts only in the club whose player record
-it is linked to, the player form links or unlinks no login (a login is made for its player on
-the player's login page), a login of another club is never linked, and the player edit page
-shows the player as stored, so saving one changed field keeps the others."""
+"""Roles are per club (docs/design.md "People and what they do"): a login acts only in the club
+whose player record it is linked to, the player form links or unlinks no login (a login is made for
+its player on the player's login page), a login of another club is never linked, and the player edit
+page shows the player as stored, so saving one changed field keeps the others."""
 
 import datetime as dt
 

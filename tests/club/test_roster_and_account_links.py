@@ -1,4 +1,4 @@
-"""Issue 16, points 3 and 4, on the club's pages: the roster links each name to the player's page
+"""Every page leads on, on the club's pages: the roster links each name to the player's page
 (organisers keep their edit and login links); one's account page links to one's player page and
 money; a one-time link's "made by" names the organiser's player, not their login."""
 

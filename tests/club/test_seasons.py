@@ -1,8 +1,8 @@
-"""The club's season everywhere, from one function (club.seasons.in_season; issue 14, point 7):
-the draw's season history, the session list's season filter and the standings all read the
-club's season (DESIGN.md "Standings": "a calendar year unless the club sets dates"; "A Thursday,
-step by step", item 3: the draw "avoids repeat opponents ... across the club's season second"),
-and the pages name a season alike ("2025–26" when it does not start on 1 January)."""
+"""The club's season everywhere, from one function (club.seasons.in_season): the draw's season
+history, the session list's season filter and the standings all read the club's season
+(docs/design.md "A Thursday, step by step", step 3: "'Season' is the club's season (its start date
+in the house rules; one function, `club.seasons.in_season`, for the draw, the session list and the
+standings)"), and the pages name a season alike ("2025–26" when it does not start on 1 January)."""
 
 import datetime as dt
 from itertools import combinations

@@ -1,5 +1,5 @@
-"""The sessions list on a phone (issue 16: "the sessions list wraps each date on four lines"):
-a date's weekday, day and month are joined by no-break spaces, so only the year may wrap."""
+"""The sessions list on a phone: a date's weekday, day and month are joined by no-break spaces,
+so only the year may wrap, never the date over four lines."""
 
 import datetime as dt
 

@@ -28,7 +28,9 @@ def audits(action):
     return list(AuditEntry.objects.filter(action=action))
 
 
-def organiser():
+def clubless_organiser():
+    """A login in the organisers group with no player record: the services take the actor they
+    are given (the views check who may act)."""
     return UserFactory(role="organisers")
 
 
@@ -55,7 +57,7 @@ def settle(session):
 
 def test_session_open_snapshots_the_house_rules_and_is_audited():
     club = ClubFactory()
-    actor = organiser()
+    actor = clubless_organiser()
     rules_then = club.house_rules.snapshot()
 
     session = open_session(club, actor)
@@ -73,7 +75,7 @@ def test_session_open_snapshots_the_house_rules_and_is_audited():
 
 def test_later_rule_edits_do_not_change_an_opened_session():
     club = ClubFactory()
-    actor = organiser()
+    actor = clubless_organiser()
     session = open_session(club, actor)
     services.club_update_rules(
         club=club,
@@ -102,7 +104,7 @@ def test_later_rule_edits_do_not_change_an_opened_session():
 
 def test_second_session_on_the_same_date_is_refused_and_writes_nothing():
     club = ClubFactory()
-    actor = organiser()
+    actor = clubless_organiser()
     first = open_session(club, actor)
 
     with pytest.raises(ValidationError) as caught:
@@ -115,7 +117,7 @@ def test_second_session_on_the_same_date_is_refused_and_writes_nothing():
 
 
 def test_another_club_may_meet_on_the_same_date():
-    actor = organiser()
+    actor = clubless_organiser()
     open_session(ClubFactory(), actor)
     open_session(ClubFactory(), actor)
     assert Session.objects.filter(date=THURSDAY).count() == 2
@@ -145,7 +147,7 @@ def test_next_session_date_is_the_next_meeting_day(today, expected):
 
 def test_check_in_owes_the_fee_of_the_session_snapshot():
     club = ClubFactory(entry_fee_cents=30)
-    actor = organiser()
+    actor = clubless_organiser()
     session = open_session(club, actor)
     services.club_update_rules(club=club, actor=actor, entry_fee_cents=75)
     player = PlayerFactory(club=club)
@@ -161,14 +163,14 @@ def test_check_in_owes_the_fee_of_the_session_snapshot():
         "session": session.pk,
         "player": player.pk,
         "fee_cents": 30,
-        "owed_cents": 30,  # the fee and any jackpot contributions (issue 14)
+        "owed_cents": 30,  # the fee and any jackpot contributions
         "from_round": 1,
     }
 
 
 def test_checking_in_twice_is_a_friendly_error_on_player_and_one_row():
     club = ClubFactory()
-    actor = organiser()
+    actor = clubless_organiser()
     session = open_session(club, actor)
     player = PlayerFactory(club=club, display_name="Gail Grant")
     services.checkin_create(session=session, actor=actor, player=player)
@@ -190,7 +192,7 @@ def test_one_check_in_per_player_per_session_is_a_database_constraint():
 
 def test_new_player_is_added_and_checked_in_in_one_step():
     club = ClubFactory()
-    actor = organiser()
+    actor = clubless_organiser()
     session = open_session(club, actor)
 
     checkin = services.checkin_create(session=session, actor=actor, new_player_name="  Ned  Novak ")
@@ -209,7 +211,7 @@ def test_new_player_is_added_and_checked_in_in_one_step():
 
 def test_new_player_whose_name_is_taken_writes_nothing():
     club = ClubFactory()
-    actor = organiser()
+    actor = clubless_organiser()
     session = open_session(club, actor)
     PlayerFactory(club=club, display_name="Ned Novak")
 
@@ -234,7 +236,7 @@ def test_check_in_needs_exactly_one_of_player_or_new_name(kwargs):
 
 def test_late_arrival_after_round_one_is_drawn_joins_from_round_two():
     club = ClubFactory()
-    actor = organiser()
+    actor = clubless_organiser()
     session = open_session(club, actor)
     early = check_in(session, actor, 2)
     first_round = round_draw(session=session, actor=actor, seed=1)
@@ -253,7 +255,7 @@ def test_late_arrival_after_round_one_is_drawn_joins_from_round_two():
 @pytest.mark.parametrize("who", ["inactive", "other club"])
 def test_check_in_of_an_inactive_or_foreign_player_is_refused(who):
     club = ClubFactory()
-    actor = organiser()
+    actor = clubless_organiser()
     session = open_session(club, actor)
     if who == "inactive":
         player = PlayerFactory(club=club, active=False)
@@ -273,10 +275,10 @@ def test_check_in_of_an_inactive_or_foreign_player_is_refused(who):
 
 def test_mark_paid_records_who_took_the_money_and_when():
     club = ClubFactory()
-    actor = organiser()
+    actor = clubless_organiser()
     session = open_session(club, actor)
     [checkin] = check_in(session, actor, 1)
-    treasurer = organiser()
+    treasurer = clubless_organiser()
 
     services.fee_mark_paid(checkin=checkin, actor=treasurer)
 
@@ -292,7 +294,7 @@ def test_mark_paid_records_who_took_the_money_and_when():
 
 def test_mark_paid_twice_is_one_payment_and_one_audit_row():
     club = ClubFactory()
-    first_taker, second_taker = organiser(), organiser()
+    first_taker, second_taker = clubless_organiser(), clubless_organiser()
     session = open_session(club, first_taker)
     [checkin] = check_in(session, first_taker, 1)
     services.fee_mark_paid(checkin=checkin, actor=first_taker)
@@ -308,7 +310,7 @@ def test_mark_paid_twice_is_one_payment_and_one_audit_row():
 
 def test_mark_unpaid_reverses_a_payment_once():
     club = ClubFactory()
-    actor = organiser()
+    actor = clubless_organiser()
     session = open_session(club, actor)
     [checkin] = check_in(session, actor, 1)
     services.fee_mark_paid(checkin=checkin, actor=actor)
@@ -329,14 +331,14 @@ def test_mark_unpaid_reverses_a_payment_once():
 def test_mark_unpaid_of_an_unpaid_fee_writes_nothing():
     session = SessionFactory()
     checkin = CheckInFactory(session=session)
-    services.fee_mark_unpaid(checkin=checkin, actor=organiser())
+    services.fee_mark_unpaid(checkin=checkin, actor=clubless_organiser())
     assert not AuditEntry.objects.exists()
 
 
 @pytest.mark.parametrize(("players", "paid"), [(0, 0), (1, 0), (1, 1), (5, 2), (13, 13), (40, 7)])
 def test_fee_totals_add_up_to_players_times_fee(players, paid):
     club = ClubFactory(entry_fee_cents=35)
-    actor = organiser()
+    actor = clubless_organiser()
     session = open_session(club, actor)
     services.club_update_rules(club=club, actor=actor, entry_fee_cents=99)  # not the snapshot
     checkins = check_in(session, actor, players)
@@ -358,7 +360,7 @@ def test_fee_totals_add_up_to_players_times_fee(players, paid):
 
 def test_fee_totals_count_only_their_own_session():
     club = ClubFactory()
-    actor = organiser()
+    actor = clubless_organiser()
     session = open_session(club, actor)
     other = open_session(club, actor, date=THURSDAY + dt.timedelta(days=7))
     [mine] = check_in(session, actor, 1)
@@ -370,7 +372,7 @@ def test_fee_totals_count_only_their_own_session():
 
 def test_club_sessions_count_players_fees_and_rounds():
     club = ClubFactory()
-    actor = organiser()
+    actor = clubless_organiser()
     session = open_session(club, actor)
     empty = open_session(club, actor, date=THURSDAY + dt.timedelta(days=7))
     checkins = check_in(session, actor, 5)
@@ -394,7 +396,7 @@ def test_club_sessions_count_players_fees_and_rounds():
 @pytest.mark.parametrize(("paid", "returned"), [(False, 0), (True, 25)])
 def test_undo_before_any_game_removes_the_check_in_and_logs_the_fee(paid, returned):
     club = ClubFactory()
-    actor = organiser()
+    actor = clubless_organiser()
     session = open_session(club, actor)
     [checkin] = check_in(session, actor, 1)
     if paid:
@@ -417,7 +419,7 @@ def test_undo_before_any_game_removes_the_check_in_and_logs_the_fee(paid, return
 
 def test_undo_is_refused_once_the_player_is_seated_in_a_drawn_round():
     club = ClubFactory()
-    actor = organiser()
+    actor = clubless_organiser()
     session = open_session(club, actor)
     checkins = check_in(session, actor, 2)
     round_draw(session=session, actor=actor, seed=1)
@@ -432,7 +434,7 @@ def test_undo_is_refused_once_the_player_is_seated_in_a_drawn_round():
 
 def test_undo_of_a_late_arrival_not_yet_seated_is_allowed():
     club = ClubFactory()
-    actor = organiser()
+    actor = clubless_organiser()
     session = open_session(club, actor)
     check_in(session, actor, 2)
     round_draw(session=session, actor=actor, seed=1)
@@ -450,7 +452,7 @@ def test_undo_of_a_late_arrival_not_yet_seated_is_allowed():
 @pytest.mark.parametrize("operation", ["check in", "mark paid", "mark unpaid", "undo"])
 def test_settled_session_refuses_every_change(operation):
     session = SessionFactory()
-    actor = organiser()
+    actor = clubless_organiser()
     unpaid = CheckInFactory(session=session)
     paid = CheckInFactory(session=session, paid=True)
     newcomer = PlayerFactory(club=session.club)
@@ -475,7 +477,9 @@ def test_settled_session_refuses_every_change(operation):
 def test_settled_session_refuses_a_new_player_in_one_step():
     session = SessionFactory(settled=True)
     with pytest.raises(ValidationError):
-        services.checkin_create(session=session, actor=organiser(), new_player_name="Ned Novak")
+        services.checkin_create(
+            session=session, actor=clubless_organiser(), new_player_name="Ned Novak"
+        )
     assert not Player.objects.exists()
     assert not AuditEntry.objects.exists()
 

@@ -1,11 +1,11 @@
-"""Double posts at the same moment (PostgreSQL; issue 13, defect 3): the draw button pressed
-twice at once draws one round, and the same claim posted twice at once files one claim.
+"""Double posts at the same moment (PostgreSQL): the draw button pressed twice at once draws one
+round, and the same claim posted twice at once files one claim.
 
-The draw names the round it draws; both presses lock the session, the second finds the round
-drawn and does nothing (AlreadySaved). A claim carries the one-time token of the page it was
-typed on (club.submissions); the second insert of the token waits for the first transaction,
-then fails on the unique constraint, and that post does nothing (AlreadySaved, a
-ValidationError). Before the fix both presses drew (rounds 1 and 2) and both posts filed.
+The draw names the round it draws; both presses lock the session, the second finds the round drawn
+and does nothing (AlreadySaved). A claim carries the one-time token of the page it was typed on
+(club.submissions); the second insert of the token waits for the first transaction, then fails on
+the unique constraint, and that post does nothing (AlreadySaved, a ValidationError). Without them
+both presses would draw (rounds 1 and 2) and both posts file.
 
 Terms: as in test_races.py (`race` runs calls in threads released together by a barrier, each
 with its own connection; `one_winner` is the value of the call that succeeded and the error of

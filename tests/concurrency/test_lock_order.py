@@ -198,7 +198,7 @@ def test_drawing_and_whole_rounds_lock_the_session_first(people):
 
 
 def test_withdrawing_a_round_locks_the_session_the_round_then_its_games(people):
-    """round_withdraw (issue 14, point 6) takes the order every change in a morning takes."""
+    """round_withdraw takes the order every change in a morning takes."""
     organiser, _ = people
     club = ClubFactory()
     session = club_services.session_open(club=club, actor=organiser, date=THURSDAY)
@@ -215,7 +215,7 @@ def test_withdrawing_a_round_locks_the_session_the_round_then_its_games(people):
 
 
 def test_confirming_a_jackpot_hands_cards_locks_session_round_game_claim(people):
-    """claim_confirm_cards (issue 14) takes the claim's locks in the order muggins_call does."""
+    """claim_confirm_cards takes the claim's locks in the order muggins_call does."""
     table = make_table()
     game, players = table.game, table.players
     scoring_services.claim_file(

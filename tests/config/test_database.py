@@ -1,5 +1,4 @@
-"""The database settings under load and when the database does not answer (issue 13, defects 2
-and 11).
+"""The database settings under load and when the database does not answer.
 
 Terms:
 - *hung database*: a TCP listener that accepts connections and never says a word, as a

@@ -1,5 +1,5 @@
 """Settings read from the environment: production refuses to start without SECRET_KEY, and
-`check --deploy` is clean with production values (issue 2)."""
+`check --deploy` is clean with production values."""
 
 import os
 import subprocess
@@ -80,8 +80,8 @@ def test_manage_py_with_a_secret_key_stays_in_production_mode():
 
 
 def test_email_settings_are_read_from_the_environment():
-    """Issue 15: e-mail is on when EMAIL_HOST is set; a port that is not a number, or SSL and
-    TLS both on, stop the site with a message instead of failing at the first e-mail."""
+    """E-mail is on when EMAIL_HOST is set; a port that is not a number, or SSL and TLS both on,
+    stop the site with a message instead of failing at the first e-mail."""
     env = {k: v for k, v in PRODUCTION_ENV.items() if k != "SECRET_KEY"} | {"DEBUG": "1"}
     script = (
         "from django.conf import settings as s; from club.mail import email_configured; "

@@ -60,7 +60,7 @@ def test_a_flush_empties_the_tables_and_brings_the_role_groups_back():
 def test_each_test_process_walks_static_files_of_its_own(settings):
     """WhiteNoise walks STATIC_ROOT at every test client (pytest-django runs the tests with DEBUG
     off); the checkout's `staticfiles/` is where the benchmark tests of the other suite collect
-    at the same time in CI, and a file gone mid-walk was a 500 (config/test_settings.py)."""
+    at the same time in CI, and a file gone mid-walk would be a 500 (config/test_settings.py)."""
     root = Path(settings.STATIC_ROOT)
     assert root != Path(settings.BASE_DIR) / "staticfiles"
     assert root.is_dir() and "pegboard-test-static-" in root.name

@@ -59,22 +59,22 @@ OLD_URLS = (
     ("scoring:dispute_rule", "scoring/disputes/<int:pk>/rule/"),
     ("scoring:dispute_appeal", "scoring/disputes/<int:pk>/appeal/"),
     ("scoring:session_report", "scoring/sessions/<int:pk>/disputes/"),
-    # Shipped since (issue 13): the organisers' login lock-outs.
+    # Added after the move: the organisers' login lock-outs.
     ("web:lockouts", "club/lockouts/"),
     ("web:lockout_lift", "club/lockouts/lift/"),
     # ... and moving or deleting a session nobody has played in yet.
     ("club:session_redate", "club/sessions/<int:pk>/date/"),
     ("club:session_delete", "club/sessions/<int:pk>/delete/"),
-    # Issue 14: withdrawing a round drawn by mistake (its confirm step and the withdraw).
+    # ... withdrawing a round drawn by mistake (its confirm step and the withdraw).
     ("games:round_withdraw", "games/sessions/<int:pk>/rounds/<int:number>/withdraw/"),
     # ... skunk coins taken (and handed back) on the session page, and a jackpot's cards confirmed.
     ("money:skunk_coin_paid", "club/sessions/<int:pk>/skunk-coins/<int:game>/<int:player>/paid/"),
     ("money:skunk_coins_collect", "club/sessions/<int:pk>/skunk-coins/collect/"),
     ("money:skunk_coin_back", "club/sessions/<int:pk>/skunk-coins/<int:coin>/back/"),
     ("scoring:claim_confirm_cards", "scoring/claims/<int:pk>/confirm-cards/"),
-    # Issue 15: a round's scorecards typed in on one screen.
+    # ... a round's scorecards typed in on one screen.
     ("games:round_scorecards", "games/rounds/<int:pk>/scorecards/"),
-    # Issue 15: the welcome page of one-time login links, a player's login page and its actions,
+    # ... the welcome page of one-time login links, a player's login page and its actions,
     # one's own account.
     ("welcome", "welcome/<str:link>/"),
     ("club:player_login", "club/players/<int:pk>/login/"),
@@ -85,13 +85,13 @@ OLD_URLS = (
     ("club:account", "club/account/"),
     ("club:account_password", "club/account/password/"),
     ("club:account_pin", "club/account/pin/"),
-    # Issue 15: a table's link (the seating chart's QR codes): its page, its result, its claims.
+    # ... a table's link (the seating chart's QR codes): its page, its result, its claims.
     ("table:page", "t/<str:token>/"),
     ("table:result", "t/<str:token>/result/"),
     ("table:accept", "t/<str:token>/results/<int:result>/accept/"),
     ("table_claims:claim_new", "t/<str:token>/claims/new/"),
     ("table_claims:dispute_open", "t/<str:token>/claims/<int:claim>/dispute/"),
-    # Issue 15: the live board of a session and the refresh of its parts.
+    # ... the live board of a session and the refresh of its parts.
     ("web:board", "club/sessions/<int:pk>/board/"),
     ("web:board_parts", "club/sessions/<int:pk>/board/parts/"),
 )

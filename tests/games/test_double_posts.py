@@ -1,6 +1,6 @@
-"""Double posts on the games pages (issue 13, defect 3): the draw button pressed twice draws one
-round, and each games form posted twice (the same page, so the same one-time token) saves once;
-the second post is told so and sent to what the first made, never a second row or an error page.
+"""Double posts on the games pages: the draw button pressed twice draws one round, and each games
+form posted twice (the same page, so the same one-time token) saves once; the second post is told so
+and sent to what the first made, never a second row or an error page.
 
 Terms: a *double post* is the same form posted twice from one rendering of its page (a double
 click, a resent form); `token_of(page, form)` reads the one-time token that page rendered.
@@ -21,11 +21,6 @@ from games.models import Result, ResultState, Round, Seat
 from tests.factories import PlayerFactory
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def organiser(member):
-    return member("organiser")
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""Nobody confirms, or alone corrects, the result of a side they play on (issue 13, defect 4).
+"""Nobody confirms, or alone corrects, the result of a side they play on.
 
 docs/design.md, "A Thursday, step by step", step 4: "An entry by one side (or an organiser) is a
 draft until the other side, or an organiser who did not enter it, confirms it"; the role table:
@@ -31,7 +31,7 @@ from tests.factories import ClubFactory, PlayerFactory, UserFactory
 pytestmark = pytest.mark.django_db
 
 
-def table(players: int, *, mode: str, organiser_seats=()):
+def seated_table(players: int, *, mode: str, organiser_seats=()):
     """Open a session, check in `players` players with logins, draw round 1 (one game), and make
     the logins at `organiser_seats` organisers. (desk, game, users by seat position)"""
     club = ClubFactory(table_mode=mode)
@@ -59,7 +59,7 @@ def confirmed(game, enterer, confirmer, scores):
 
 
 def test_a_seated_organiser_does_not_confirm_his_partners_entry():
-    desk, game, users = table(4, mode="partners", organiser_seats=[2])
+    desk, game, users = seated_table(4, mode="partners", organiser_seats=[2])
     draft = services.result_enter(game=game, actor=users[0], scores=[121, 100])
     assert draft.entered_side == 0
 
@@ -78,7 +78,7 @@ def test_a_seated_organiser_does_not_confirm_his_partners_entry():
 def test_who_confirms_a_partners_entry_when_organisers_play(confirmer, allowed):
     """Seats 2 and 3 are organisers: seat 3 (the other side) and the desk confirm seat 0's
     entry; seat 2 (seat 0's partner) does not, organiser or not."""
-    desk, game, users = table(4, mode="partners", organiser_seats=[2, 3])
+    desk, game, users = seated_table(4, mode="partners", organiser_seats=[2, 3])
     draft = services.result_enter(game=game, actor=users[0], scores=[121, 100])
     actor = desk if confirmer == "desk" else users[int(confirmer[4:])]
 
@@ -93,7 +93,7 @@ def test_who_confirms_a_partners_entry_when_organisers_play(confirmer, allowed):
 
 
 def test_a_seated_organisers_own_entry_waits_for_the_other_side():
-    desk, game, users = table(2, mode="singles", organiser_seats=[0])
+    desk, game, users = seated_table(2, mode="singles", organiser_seats=[0])
     draft = services.result_enter(game=game, actor=users[0], scores=[121, 100])
     assert draft.entered_side == 0
     assert services.can_confirm(draft, users[0]) is False
@@ -105,7 +105,7 @@ def test_a_seated_organisers_own_entry_waits_for_the_other_side():
 
 
 def test_a_seated_organiser_does_not_correct_his_own_game_alone():
-    desk, game, users = table(2, mode="singles", organiser_seats=[0])
+    desk, game, users = seated_table(2, mode="singles", organiser_seats=[0])
     old = confirmed(game, users[1], users[0], [121, 85])
 
     assert services.can_correct(game, users[0]) is False
@@ -116,7 +116,7 @@ def test_a_seated_organiser_does_not_correct_his_own_game_alone():
 
 
 def test_an_organiser_who_does_not_play_corrects_it():
-    desk, game, users = table(2, mode="singles", organiser_seats=[0])
+    desk, game, users = seated_table(2, mode="singles", organiser_seats=[0])
     confirmed(game, users[1], users[0], [121, 85])
 
     assert services.can_correct(game, desk) is True
@@ -125,7 +125,7 @@ def test_an_organiser_who_does_not_play_corrects_it():
 
 
 def test_only_organisers_correct():
-    desk, game, users = table(2, mode="singles")
+    desk, game, users = seated_table(2, mode="singles")
     confirmed(game, users[1], users[0], [121, 85])
     assert services.can_correct(game, users[0]) is False
 
@@ -134,7 +134,7 @@ def test_only_organisers_correct():
 
 
 def test_the_game_page_shows_a_seated_organiser_no_confirm_button_for_his_side(client):
-    desk, game, users = table(4, mode="partners", organiser_seats=[2])
+    desk, game, users = seated_table(4, mode="partners", organiser_seats=[2])
     draft = services.result_enter(game=game, actor=users[0], scores=[121, 100])
     client.force_login(users[2])
     page = client.get(reverse("games:game", args=[game.pk]))
@@ -148,7 +148,7 @@ def test_the_game_page_shows_a_seated_organiser_no_confirm_button_for_his_side(c
 
 
 def test_the_game_page_offers_no_correction_to_a_seated_organiser(client):
-    desk, game, users = table(2, mode="singles", organiser_seats=[0])
+    desk, game, users = seated_table(2, mode="singles", organiser_seats=[0])
     confirmed(game, users[1], users[0], [121, 85])
     url = reverse("games:game", args=[game.pk])
 
@@ -162,7 +162,7 @@ def test_the_game_page_offers_no_correction_to_a_seated_organiser(client):
 
 
 def test_a_seated_organisers_correction_post_is_refused_with_the_reason(client):
-    desk, game, users = table(2, mode="singles", organiser_seats=[0])
+    desk, game, users = seated_table(2, mode="singles", organiser_seats=[0])
     old = confirmed(game, users[1], users[0], [121, 85])
     client.force_login(users[0])
     response = client.post(

@@ -1,6 +1,6 @@
-"""Issue 16, point 4, on the games pages: "Entered by" and "confirmed by" name the people (their
-player's name in the club), not their logins; the round page reads its table mode as people do
-("Singles (...)"), not "singles"."""
+"""The games pages speak of people: "Entered by" and "confirmed by" name the people (their player's
+name in the club), not their logins; the round page reads its table mode as people do ("Singles
+(...)"), not "singles"."""
 
 import datetime as dt
 

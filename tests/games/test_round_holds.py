@@ -1,8 +1,9 @@
-"""What holds a round's seats (DESIGN.md "A Thursday, step by step", item 3: "The organiser may
-swap seats by hand before any result or claim at that round and before a later round is drawn"):
-issue 14, point 5. A claim records its parties by the seats it was filed under, so a swap after a
-claim made the claimant a judge "not seated there" of his own claim; and a swap in round 1 after
-round 2 was drawn made a repeat that round 2's draw never saw.
+"""What holds a round's seats (docs/design.md "A Thursday, step by step", step 3: "The organiser
+may swap two players' seats until a result or a claim is entered at any table of the round, and
+until the next round is drawn (its draw read these seats)"). A claim records its parties by the
+seats it was filed under, so a swap after a claim would make the claimant a judge "not seated
+there" of his own claim; and a swap in round 1 after round 2 was drawn would make a repeat that
+round 2's draw never saw.
 
 The claims live in the scoring app, above games: scoring registers a round guard
 (games.hooks.register_round_guard, scoring/guards.py) and the swap asks it.
@@ -23,11 +24,6 @@ from scoring import services as scoring_services
 from tests.factories import PlayerFactory
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def organiser(member):
-    return member("organiser")
 
 
 @pytest.fixture
@@ -61,8 +57,13 @@ def players_of(game):
     return [seat.player for seat in game.seats.order_by("position")]
 
 
-def test_scoring_registers_its_claims_as_a_round_guard():
-    assert "claims" in hooks._ROUND_GUARDS
+def test_a_claim_at_a_table_holds_the_round(drawn, organiser):
+    """Scoring's round guard answers through games.hooks: nothing holds a fresh round; a claim
+    at table 2 does, in words that say where."""
+    assert hooks.round_holds(drawn) == []
+    second = Game.objects.get(round=drawn, table=2)
+    file_claim(second, organiser)
+    assert hooks.round_holds(drawn) == ["A claim is filed at table 2 of round 1"]
 
 
 def test_a_swap_after_a_claim_at_any_table_of_the_round_is_refused(drawn, organiser):

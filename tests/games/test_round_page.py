@@ -1,7 +1,7 @@
-"""The round page for everyone (issue 15, point 6): public while the club publishes its standings
-(404 to visitors when they are private), with the organisers' tools only for those who may use
-them, never a table's link, and "Find your name": `?name=` keeps the tables with that name,
-highlighted, and says "No player called X in round N" when there is none.
+"""The round page for everyone: public while the club publishes its standings (404 to visitors when
+they are private), with the organisers' tools only for those who may use them, never a table's link,
+and "Find your name": `?name=` keeps the tables with that name, highlighted, and says "No player
+called X in round N" when there is none.
 
 Terms: *round* is round 1 of a session of `club` with nine checked-in players in singles (three
 2-player tables and a cut-throat one), among them "Bill Dawson" and "Ann Dawes".
@@ -20,11 +20,6 @@ from games.models import Game
 from tests.factories import PlayerFactory
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def organiser(member):
-    return member("organiser")
 
 
 @pytest.fixture

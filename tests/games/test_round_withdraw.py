@@ -1,6 +1,7 @@
-"""Withdrawing a round drawn by mistake (DESIGN.md "A Thursday, step by step", item 3: the
-organiser "may withdraw a round drawn by mistake while none of its games has a result or claim";
-issue 14, point 6: "audited; its seed kept in the audit").
+"""Withdrawing a round drawn by mistake (docs/design.md "A Thursday, step by step", step 3: "A
+round drawn by mistake is withdrawn from its page (the latest round only, while none of its tables
+has a result or a claim): its tables are deleted, the audit log keeps its seed and tables, and
+players checked in after it play in the round drawn again").
 
 Only the session's latest round, only an organiser, only in an open session. The round's games
 and seats are deleted: the next draw draws its number again, and the draw history, the standings
@@ -23,11 +24,6 @@ from scoring import services as scoring_services
 from tests.factories import PlayerFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def organiser(member):
-    return member("organiser")
 
 
 @pytest.fixture
@@ -73,9 +69,9 @@ def test_withdraw_deletes_the_round_and_the_audit_keeps_its_seed_and_tables(sess
 
 
 def test_the_next_draw_after_a_withdraw_draws_the_same_number_once(session, organiser):
-    """DESIGN.md: "Pressing draw twice draws one round": the draw button names the round it
-    draws; after a withdraw it names the withdrawn number again, and a second press of it
-    draws nothing."""
+    """Pressing draw twice draws one round (docs/design.md "Safety of money and records": "a form
+    sent twice saves once"): the draw button names the round it draws; after a withdraw it names the
+    withdrawn number again, and a second press of it draws nothing."""
     services.round_draw(session=session, actor=organiser, seed=5)
     mistaken = services.round_draw(session=session, actor=organiser, seed=6, expected_number=2)
     services.round_withdraw(round_=mistaken, actor=organiser)
@@ -100,8 +96,8 @@ def test_the_draw_history_never_sees_a_withdrawn_round(session, organiser):
 
 
 def test_a_late_arrival_plays_in_the_round_drawn_again(session, organiser, club):
-    """Late arrivals join from the next round (DESIGN.md item 2): checked in after round 2 was
-    drawn by mistake, a player plays in round 2 drawn again."""
+    """Late arrivals join from the next round (docs/design.md "A Thursday, step by step", step 2):
+    checked in after round 2 was drawn by mistake, a player plays in round 2 drawn again."""
     services.round_draw(session=session, actor=organiser, seed=5)
     mistaken = services.round_draw(session=session, actor=organiser, seed=6)
     late = club_services.checkin_create(

@@ -1,7 +1,7 @@
-"""The round's scorecards screen (issue 15, point 4; DESIGN.md "A Thursday, step by step", item
-4): an organiser types in every table's final scores on one screen, all or nothing, each bad
-table's error on its own row; "The players signed these scorecards" confirms the results at once
-when the club's rule "signed scorecards confirm" is on, and leaves drafts when it is off.
+"""The round's scorecards screen (docs/design.md "A Thursday, step by step", step 4): an organiser
+types in every table's final scores on one screen, all or nothing, each bad table's error on its own
+row; "The players signed these scorecards" confirms the results at once when the club's rule "signed
+scorecards confirm" is on, and leaves drafts when it is off.
 
 Terms: *round* is round 1 of a session of `club` with nine checked-in players in singles (three
 2-player tables and one cut-throat table); *card* is valid final scores for each table as the
@@ -28,11 +28,6 @@ from tests.factories import ClubFactory, PlayerFactory, UserFactory
 pytestmark = pytest.mark.django_db
 
 THURSDAY = dt.date(2026, 11, 26)
-
-
-@pytest.fixture
-def organiser(member):
-    return member("organiser")
 
 
 def make_round(club, organiser, *, players=9, seated=()):

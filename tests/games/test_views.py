@@ -17,11 +17,6 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def organiser(member):
-    return member("organiser")
-
-
-@pytest.fixture
 def session(club, organiser):
     return club_services.session_open(club=club, actor=organiser, date=dt.date(2026, 11, 26))
 
@@ -75,7 +70,7 @@ def test_fee_buttons_and_totals(client, organiser, session, club):
     assert page.context["totals"].collected_cents == 25
     html = page.content.decode()
     assert "Collected <strong>25¢</strong>" in html
-    # Issue 16, point 4: "Undo payment" sat beside a bare "Undo" that undid the check-in.
+    # Each undo says what it undoes: a bare "Undo" beside "Undo payment" would undo the check-in.
     assert ">Undo payment</button>" in html and ">Undo check-in</button>" in html
     assert ">Undo</button>" not in html
 
@@ -184,9 +179,9 @@ def test_organiser_corrects_with_a_reason_and_the_history_shows_both(
 
 
 def test_after_an_entry_the_page_says_who_confirms_it(client, drawn, organiser):
-    """Issue 16, point 4: an organiser who does not play has no "other side"; the message names
-    who confirms the entry: a player at the table (on the game page or the table's link) or
-    another organiser. A player who entered it is told a player of another side confirms it."""
+    """An organiser who does not play has no "other side"; the message names who confirms the entry:
+    a player at the table (on the game page or the table's link) or another organiser. A player who
+    entered it is told a player of another side confirms it."""
     client.force_login(organiser)
     game = drawn["other_game"]
     entered = client.post(

@@ -20,17 +20,11 @@ from django.utils.html import escape
 from club.models import AuditEntry
 from games import services, table_views
 from games.models import Game, Result, Round
-from tests.builders import make_table
 
 pytestmark = pytest.mark.django_db
 
 WITHDRAWN = "was withdrawn a moment ago, so nothing was saved"
 FIND = "once the round is drawn again, find the table's new game"
-
-
-@pytest.fixture
-def table():
-    return make_table()
 
 
 def withdraw(table) -> None:

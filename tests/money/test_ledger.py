@@ -1,7 +1,6 @@
-"""The ledger page (issue 13, defect 13): a page at a time, newest first, filtered by session,
-kind, player and pot (the current club's only), each pot's balance on top and each row's pot
-balance, and the filtered rows as CSV. It used to be one page of everything (1 MB, 1.07 s at
-three years)."""
+"""The ledger page: a page at a time, newest first, filtered by session, kind, player and pot (the
+current club's only), each pot's balance on top and each row's pot balance, and the filtered rows
+as CSV. One page of everything would be 1 MB and a second to render at three years of history."""
 
 import csv
 import datetime as dt

@@ -163,12 +163,12 @@ def test_a_database_made_before_the_move_keeps_every_row():
                 assert {k: now[pk][k] for k in fields} == fields, (label, pk)
                 assert now[pk]["parties"] and now[pk]["cards_confirmed_by"] is None, (label, pk)
         else:
-            # Fields added since (issue 14: a check-in's jackpot parts, a settlement's side pots)
+            # Fields added since (a check-in's jackpot parts, a settlement's side pots)
             # are checked below; every field the dump has keeps its value.
             kept = {pk: {k: v for k, v in now[pk].items() if k in expected[pk]} for pk in now}
             assert kept == expected, label
     assert Settlement.objects.count() == 16
-    # Issue 14: the demo club of that time ran the skunk bank and no jackpot: its check-ins owe
+    # The demo club of that time ran the skunk bank and no jackpot: its check-ins owe
     # the fee alone; each skunk coin booked becomes a coin taken; every payout sheet gets its
     # skunk bank section from the ledger, each session carrying over what the last rolled over.
     assert not CheckIn.objects.exclude(jackpot_29_cents=0, jackpot_28_cents=0, jackpot_24_cents=0)

@@ -1,7 +1,7 @@
-"""The session page and the payout sheet show the side pots (issue 14): what each check-in owes
-with its parts, the skunk coins with their buttons, blockers with links, the cash box, and a
-section per side pot on the sheet (DESIGN.md "The pot and payouts": the payout sheet shows each
-side pot: money in, carried over, who wins what, what rolls over)."""
+"""The session page and the payout sheet show the side pots: what each check-in owes with its parts,
+the skunk coins with their buttons, blockers with links, the cash box, and a section per side pot on
+the sheet (docs/design.md "The pot and payouts": the payout sheet shows each side pot: money in,
+carried over, who wins what, what rolls over)."""
 
 import datetime as dt
 
@@ -106,8 +106,8 @@ def test_a_player_sees_the_payout_sheet_but_no_cash_box_buttons(client, member, 
 
 
 def test_the_sheet_names_who_won_a_side_pot_and_what(client, member, club):
-    """The issue: the organiser would not know to pay the skunk bank's winner. A double skunk wins
-    the bank; the sheet says who and how much, and that nothing rolls over."""
+    """The organiser must know to pay the skunk bank's winner. A double skunk wins the bank; the
+    sheet says who and how much, and that nothing rolls over."""
     organiser = member("organiser")
     confirmer = UserFactory(role="organisers", club=club)
     club_services.club_update_rules(club=club, actor=organiser, skunk_bank=True)

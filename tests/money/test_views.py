@@ -58,8 +58,8 @@ def test_a_player_sees_their_own_money_and_not_anothers(client, member, club):
 
 
 def test_the_payout_sheet_prints_the_sum_of_its_rows_not_the_pot_twice(client, member, club):
-    """Issue 16, point 5: "Paid out" and "Total" printed the pot twice, a sheet that could never
-    show a mismatch. They are the sum of the payout rows: a damaged row shows on the sheet."""
+    """ "Paid out" and "Total" are the sum of the payout rows, not the pot printed twice (a sheet
+    that could never show a mismatch): a damaged row shows on the sheet."""
     organiser = member("organiser")
     confirmer = UserFactory(role="organisers", club=club)
     finished = run_session(club, organiser, confirmer, players=5, rounds=1)
@@ -76,7 +76,7 @@ def test_the_payout_sheet_prints_the_sum_of_its_rows_not_the_pot_twice(client, m
 
 
 def test_the_payout_sheet_names_who_settled_and_reopened_not_their_logins(client, club):
-    """Issue 16, point 4: "Settled by" and "reopened by" named the organiser's login."""
+    """ "Settled by" and "reopened by" name the organiser's player, not the organiser's login."""
     olive = UserFactory(role="organisers", username="olive", first_name="", last_name="")
     PlayerFactory(club=club, user=olive, display_name="Olive Ashdown")
     confirmer = UserFactory(role="organisers", club=club)

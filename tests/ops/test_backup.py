@@ -69,7 +69,7 @@ def answers(club: Club) -> dict:
         "records": club_records(club),
         "sessions": {s.date: session_standings(s) for s in club.sessions.order_by("date")},
         "pots": pot_balances(club),
-        # Not in the file: replayed from the restored results (issue 18).
+        # Not in the file: replayed from the restored results.
         "ratings": current_ratings(club),
         # Content types by name: the empty database numbered them afresh. The restore's own
         # entry is new: the club's history is otherwise as it was.

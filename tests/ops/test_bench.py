@@ -22,7 +22,7 @@ def test_bench_prints_the_figures_as_json():
     for key in ("hand_total_per_second", "score_hand_per_second", "play_phases_per_second"):
         assert engine[key] > 0
     assert 0 < engine["distribution_seconds"] < 60
-    for size, target in (("6_cards", 100), ("5_cards", 500)):  # issue 17: the discard engine
+    for size, target in (("6_cards", 100), ("5_cards", 500)):  # the discard engine's targets
         discard = engine["discard"][size]
         assert discard["hands"] == 20 and discard["target_ms"] == target
         assert 0 < discard["median_ms"] <= discard["worst_ms"]
@@ -40,7 +40,7 @@ def test_bench_prints_the_figures_as_json():
 
 def test_bench_draw_times_only_the_draw():
     """`manage.py bench --draw`: six rounds of 100 players, each mode, with and without a season
-    (issue 14: the draw under 0.3 s for 100 players)."""
+    (its target: a round of 100 players under 0.3 s)."""
     out = io.StringIO()
     call_command("bench", "--draw", stdout=out)
     report = json.loads(out.getvalue())
@@ -76,7 +76,7 @@ def test_the_history_benchmarks_run_end_to_end(monkeypatch):
     assert load["ratio"] == pytest.approx(
         load["season_standings_per_second"] / load["trivial_per_second"], abs=0.001
     )
-    ratings = report["ratings"]  # issue 18, on the larger history
+    ratings = report["ratings"]  # on the larger history
     assert ratings["history_years"] == 2
     assert ratings["games"] == two["games"] - ratings["confirmations"] > 0
     assert ratings["rows"] >= 2 * ratings["games"]
@@ -120,7 +120,7 @@ def test_the_board_refresh_has_targets_of_its_own():
 
 
 def test_the_ratings_have_targets_of_their_own():
-    """Issue 18: the rebuild of ten years under 60 s, a confirmation under 200 ms."""
+    """The ratings' targets: the rebuild of ten years under 60 s, a confirmation under 200 ms."""
     ratings = {
         "history_years": 10,
         "rebuild_target_s": 60,

@@ -1,6 +1,6 @@
-"""The cash box and the ledger agree to the cent (DESIGN.md "The pot and payouts"; issue 14) for
-every settled session of the demo club's season (`manage.py load_demo`, which runs the skunk bank
-and the 29/28/24 jackpots) and of a ten-year history (`ops.history.build_history`).
+"""The cash box and the ledger agree to the cent (docs/design.md "The pot and payouts") for every
+settled session of the demo club's season (`manage.py load_demo`, which runs the skunk bank and the
+29/28/24 jackpots) and of a ten-year history (`ops.history.build_history`).
 
 Terms: a session's cash box (`money.selectors.session_cash_box`) is counted from the money taken
 (check-ins and skunk coins marked paid) and its current settlement (payouts and the side pots'
@@ -8,8 +8,8 @@ wins); the ledger's view is that settlement's rows: collected = the + rows, paid
 carried = the side pots' rows.
 
 Ten years at the benchmark's size (40 players, weekly, 6 rounds) takes many minutes; at 4 players
-one year took about 33 s on this machine (2 busy cores), so the test builds ten years of every
-eighth Thursday at 4 players and 2 rounds (about 65 sessions) and prints how long it took.
+one year takes about half a minute, so the test builds ten years of every eighth Thursday at 4
+players and 2 rounds (about 65 sessions) and prints how long it took.
 """
 
 import datetime as dt
@@ -63,7 +63,7 @@ def check_every_settled_session(club) -> int:
 
 
 def test_the_demo_seasons_cash_boxes_are_the_ledger():
-    """The demo club's past season shows the side pots on its payout sheets (issue 14)."""
+    """The demo club's past season shows the side pots on its payout sheets."""
     call_command("load_demo", stdout=io.StringIO())
     club = Club.objects.get()
     rules = club.house_rules

@@ -1,8 +1,8 @@
-"""The demo club's season shows highlights (issue 18, "Done when"): its own sessions, played by
-`load_demo` as every day's demo is, give the board, the session pages and the records something
-of every kind to celebrate: the story 29, 28 and 24s, skunks at every session, grand slams by
-the stronger players, winning streaks and a skunk king. (Checked on seasons built for several
-days of the year while writing this: at least 3 grand slams and a streak at most sessions.)"""
+"""The demo club's season shows highlights: its own sessions, played by `load_demo` as every day's
+demo is, give the board, the session pages and the records something of every kind to celebrate: the
+story 29, 28 and 24s, skunks at every session, grand slams by the stronger players, winning streaks
+and a skunk king. (Seasons built on several days of the year give at least 3 grand slams and a
+streak at most sessions.)"""
 
 import re
 

@@ -201,7 +201,7 @@ def test_load_demo_builds_a_settled_past_season():
         played = sessions.filter(checkins__player__display_name=judge).count()
         assert played < built, judge
 
-    # The season shows ratings (issue 18): every game rated as a rebuild from scratch rates it.
+    # The season shows ratings: every game rated as a rebuild from scratch rates it.
     rated = GameRating.objects.filter(club=club)
     assert rated.values("game_id").distinct().count() == games.count()
     kept = sorted(rated.values_list("game_id", "player_id", "mu_after", "sigma_after"))
@@ -228,8 +228,8 @@ def test_load_demo_builds_a_settled_past_season():
     assert {24, 28, 29} <= accepted
     twenty_nine = claims.get(true_points=29, claimed_points=29)
     assert f"{twenty_nine.cards} {twenty_nine.starter}" == "5H 5C 5S JD 5D"
-    # DESIGN.md "Claims, muggins and disputes": a jackpot hand wins once its cards are confirmed
-    # by someone not of the claimant's side.
+    # docs/design.md "Claims, muggins and disputes": a jackpot hand wins once its cards are
+    # confirmed by someone not of the claimant's side.
     assert twenty_nine.cards_confirmed_by is not None
     assert (
         twenty_nine.party_side(

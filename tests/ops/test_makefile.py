@@ -1,5 +1,5 @@
-"""`make bench > bench.json` on a fresh clone writes the JSON document alone (issue 13, defect 15),
-and `make serve` migrates and serves a club of one's own without loading the demo (issue 15).
+"""`make bench > bench.json` on a fresh clone writes the JSON document alone, and `make serve`
+migrates and serves a club of one's own without loading the demo.
 
 Terms: the *fake python* is a small script standing in for the machine's python3 (the Makefile's
 PYTHON): `-m venv DIR` lays out DIR/bin/python (a copy of itself), `-m pip ...` says something on

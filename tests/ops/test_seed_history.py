@@ -191,8 +191,8 @@ def club_judge(club):
 
 
 def test_the_ratings_follow_every_round_confirmed_and_every_ruling(history):
-    """Issue 18: after the replays the services ran (a round's drafts confirmed, a judge's
-    ruling correcting a result), the ratings are what a rebuild from scratch makes."""
+    """After the replays the services ran (a round's drafts confirmed, a judge's ruling correcting a
+    result), the ratings are what a rebuild from scratch makes."""
     club, _ = history
     rated = GameRating.objects.filter(club=club)
     confirmed = Game.objects.filter(session__club=club, results__state=ResultState.CONFIRMED)

@@ -1,8 +1,8 @@
-"""Phones writing at once to a venue laptop on SQLite get no error (issue 13, defect 2): the
-`sqlite_writes` bench, short, against gunicorn with 2 workers.
+"""Phones writing at once to a venue laptop on SQLite get no error: the `sqlite_writes` bench,
+short, against gunicorn with 2 workers.
 
-Before SQLite was set to wait its turn (config/settings.py), this run ended in a handful of 500
-pages ("database is locked" in gunicorn's log) in every 3 seconds.
+Without SQLite set to wait its turn (config/settings.py), this run ends in a handful of 500 pages
+("database is locked" in gunicorn's log) in every 3 seconds.
 """
 
 import os

@@ -22,11 +22,6 @@ from tests.factories import PlayerFactory, UserFactory
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def table():
-    return make_table()
-
-
 def last_audit_pk() -> int:
     return AuditEntry.objects.order_by("-pk").values_list("pk", flat=True).first() or 0
 

@@ -2,37 +2,15 @@
 and save nothing; only the table's players (or an organiser) file; judges see the queue oldest
 first; the disputes report lists every claim."""
 
-import datetime as dt
-
 import pytest
 from django.urls import reverse
 
-from club import services as club_services
 from club.models import AuditEntry
-from games import services as game_services
 from scoring import services
 from scoring.models import Claim, Dispute, Outcome
 from tests.factories import PlayerFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def table(club):
-    organiser = UserFactory(role="organisers")
-    session = club_services.session_open(club=club, actor=organiser, date=dt.date(2026, 11, 26))
-    users = [UserFactory(role="players") for _ in range(2)]
-    players = [PlayerFactory(club=club, user=user) for user in users]
-    for player in players:
-        club_services.checkin_create(session=session, actor=organiser, player=player)
-    round_ = game_services.round_draw(session=session, actor=organiser, seed=3)
-    return {
-        "session": session,
-        "game": round_.games.get(),
-        "users": users,
-        "players": players,
-        "organiser": organiser,
-    }
 
 
 def post_claim(client, game, **fields):
@@ -49,14 +27,16 @@ def post_claim(client, game, **fields):
         ("5H 5C 5S JD", "ZZ", "starter", "'ZZ' is not a card"),
     ],
 )
-def test_bad_cards_are_named_and_nothing_is_saved(client, table, hand, starter, field, message):
-    client.force_login(table["users"][0])
+def test_bad_cards_are_named_and_nothing_is_saved(
+    client, club_table, hand, starter, field, message
+):
+    client.force_login(club_table.users[0])
     before = (Claim.objects.count(), Outcome.objects.count(), AuditEntry.objects.count())
     response = post_claim(
         client,
-        table["game"],
+        club_table.game,
         kind="hand",
-        claimant=table["players"][0].pk,
+        claimant=club_table.players[0].pk,
         claimed_points=4,
         hand=hand,
         starter=starter,
@@ -67,12 +47,12 @@ def test_bad_cards_are_named_and_nothing_is_saved(client, table, hand, starter, 
     assert after == before
 
 
-def test_play_claim_past_31_is_a_form_error(client, table):
-    client.force_login(table["users"][1])
-    first, second = table["players"]
+def test_play_claim_past_31_is_a_form_error(client, club_table):
+    client.force_login(club_table.users[1])
+    first, second = club_table.players
     response = post_claim(
         client,
-        table["game"],
+        club_table.game,
         kind="play",
         claimant=second.pk,
         claimed_points=2,
@@ -90,17 +70,17 @@ def test_play_claim_past_31_is_a_form_error(client, table):
     assert not Claim.objects.exists()
 
 
-def test_someone_not_at_the_table_cannot_file(client, table, club):
+def test_someone_not_at_the_table_cannot_file(client, club_table, club):
     outsider = UserFactory(role="players")
     PlayerFactory(club=club, user=outsider)
     client.force_login(outsider)
-    url = reverse("scoring:claim_new", args=[table["game"].pk])
+    url = reverse("scoring:claim_new", args=[club_table.game.pk])
     assert client.get(url).status_code == 403
     response = post_claim(
         client,
-        table["game"],
+        club_table.game,
         kind="heels",
-        claimant=table["players"][0].pk,
+        claimant=club_table.players[0].pk,
         claimed_points=2,
         starter="JH",
     )
@@ -108,12 +88,12 @@ def test_someone_not_at_the_table_cannot_file(client, table, club):
     assert not Claim.objects.exists()
 
 
-def test_claim_muggins_dispute_queue_and_report(client, table, club, member):
-    client.force_login(table["users"][0])
-    claimant, opponent = table["players"]
+def test_claim_muggins_dispute_queue_and_report(client, club_table, club, member):
+    client.force_login(club_table.users[0])
+    claimant, opponent = club_table.players
     response = post_claim(
         client,
-        table["game"],
+        club_table.game,
         kind="hand",
         claimant=claimant.pk,
         claimed_points=12,
@@ -124,13 +104,13 @@ def test_claim_muggins_dispute_queue_and_report(client, table, club, member):
     assert response.status_code == 302
     assert claim.true_points == 14
 
-    client.force_login(table["users"][1])
+    client.force_login(club_table.users[1])
     muggins = client.post(
         reverse("scoring:muggins", args=[claim.pk]), {"caller": opponent.pk, "points": 2}
     )
     assert muggins.status_code == 302
     assert (
-        services.current_outcome(claim).points[str(table["game"].seats.get(player=opponent).side)]
+        services.current_outcome(claim).points[str(club_table.game.seats.get(player=opponent).side)]
         == 2
     )
     dispute = client.post(
@@ -144,6 +124,6 @@ def test_claim_muggins_dispute_queue_and_report(client, table, club, member):
     queue = client.get(reverse("scoring:queue"))
     assert [d.pk for d in queue.context["disputes"]] == [Dispute.objects.get().pk]
     assert "double run makes 14" in queue.content.decode()
-    report = client.get(reverse("scoring:session_report", args=[table["session"].pk]))
+    report = client.get(reverse("scoring:session_report", args=[club_table.session.pk]))
     assert report.status_code == 200
     assert "Muggins for 2 called by" in report.content.decode()

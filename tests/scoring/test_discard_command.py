@@ -1,6 +1,6 @@
-"""`manage.py discard` (issue 17): every lay-away of a dealt hand, best first, as a table or as
-JSON with exact fractions; bad cards or a bad player count: a message and exit code 2 (run as a
-real subprocess, as a user would)."""
+"""`manage.py discard`: every lay-away of a dealt hand, best first, as a table or as JSON with exact
+fractions; bad cards or a bad player count: a message and exit code 2 (run as a real subprocess, as
+a user would)."""
 
 import json
 from fractions import Fraction

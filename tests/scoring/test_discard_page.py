@@ -1,6 +1,6 @@
-"""The discard advisor page (issue 17): every role gets the advice, the page's figures are the
-engine's, a shared address needs only the cards, bad input is named on its field, and the page's
-script gets just the answer's fragment."""
+"""The discard advisor page: every role gets the advice, the page's figures are the engine's, a
+shared address needs only the cards, bad input is named on its field, and the page's script gets
+just the answer's fragment."""
 
 import re
 
@@ -117,9 +117,9 @@ def test_the_script_gets_just_the_answer_fragment(client, db):
 
 
 def test_each_row_has_its_reason_and_its_chart(client, db):
-    """The issue's example: "keeps fifteen-6 and a run; the 5 in your own crib is worth 2.3 on
-    average". Keeping 5-10-J-Q holds three fifteens (5 with each ten-card) and a run of 3:
-    hoyle.txt "Showing" counts fifteens, then runs."""
+    """Each row says why, as a player would: "keeps fifteen-6 and a run; the 5 in your own crib is
+    worth 2.3 on average". Keeping 5-10-J-Q holds three fifteens (5 with each ten-card) and a run of
+    3: hoyle.txt "Showing" counts fifteens, then runs."""
     advice = advise("5S 10D JC QH 2C 3H", whose="mine", players=2)
     row = next(r for r in advice.rows if set(r.value.keep) == set(parse_cards("5S 10D JC QH")))
     assert row.held_points == 9

@@ -27,11 +27,6 @@ from tests.factories import ClubFactory, PlayerFactory, UserFactory
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def table():
-    return make_table()
-
-
 def judge():
     return UserFactory(role="judges", club=ClubFactory(slug="officials"))
 

@@ -1,50 +1,26 @@
-"""Double posts on the scoring pages (issue 13, defect 3): a claim, a muggins call, a dispute, a
-ruling and an appeal posted twice from one rendering of their page save once. Nothing in a
-claim's rows refused the second claim (two identical claims are legal: two deals can score the
-same hand), so each form carries a one-time token (club.submissions); the second post is told
-"This was already saved." and sent to what the first made, never an error page.
+"""Double posts on the scoring pages: a claim, a muggins call, a dispute, a ruling and an appeal
+posted twice from one rendering of their page save once. Nothing in a claim's rows refused the
+second claim (two identical claims are legal: two deals can score the same hand), so each form
+carries a one-time token (club.submissions); the second post is told "This was already saved." and
+sent to what the first made, never an error page.
 
 Terms: as in tests/games/test_double_posts.py (`token_of` reads the token a page rendered; the
 second post's message is the last one waiting).
 """
 
-import datetime as dt
-
 import pytest
 from django.contrib.messages import get_messages
 from django.urls import reverse
 
-from club import services as club_services
 from club.models import AuditEntry
 from club.submissions import TOKEN_FIELD
-from games import services as game_services
 from scoring import services
 from scoring.audit import ScoringVerb
 from scoring.models import Claim, Dispute, DisputeState, Outcome, Ruling
-from tests.factories import PlayerFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 
 SAVED = ("info", "This was already saved.")
-
-
-@pytest.fixture
-def table(club, member):
-    organiser = member("organiser")
-    session = club_services.session_open(club=club, actor=organiser, date=dt.date(2026, 11, 26))
-    users = [UserFactory(role="players") for _ in range(2)]
-    players = [PlayerFactory(club=club, user=user) for user in users]
-    for player in players:
-        club_services.checkin_create(session=session, actor=organiser, player=player)
-    game = game_services.round_draw(session=session, actor=organiser, seed=3).games.get()
-    seats = list(game.seats.select_related("player__user").order_by("side"))
-    return {
-        "game": game,
-        "players": [seat.player for seat in seats],  # by side
-        "users": [seat.player.user for seat in seats],
-        "organiser": organiser,
-        "judge": member("judge"),
-    }
 
 
 def last_message(response) -> tuple[str, str]:
@@ -57,27 +33,27 @@ def token_of(page, form_name: str) -> str:
     return token
 
 
-def file_claim(table, claimed=28) -> Claim:
+def file_claim(club_table, claimed=28) -> Claim:
     """A 29 hand claimed as 28 by side 0: an under-claim, muggins open."""
     return services.claim_file(
-        game=table["game"],
-        actor=table["users"][0],
+        game=club_table.game,
+        actor=club_table.users[0],
         kind="hand",
-        claimant=table["players"][0],
+        claimant=club_table.players[0],
         claimed_points=claimed,
         hand="5H 5C 5S JD",
         starter="5D",
     )
 
 
-def test_a_claim_posted_twice_is_one_claim_and_the_second_post_shows_it(client, table):
-    client.force_login(table["users"][0])
-    url = reverse("scoring:claim_new", args=[table["game"].pk])
+def test_a_claim_posted_twice_is_one_claim_and_the_second_post_shows_it(client, club_table):
+    client.force_login(club_table.users[0])
+    url = reverse("scoring:claim_new", args=[club_table.game.pk])
     page = client.get(url)
     assert page.content.decode().count(f'name="{TOKEN_FIELD}"') == 1
     post = {
         "kind": "hand",
-        "claimant": table["players"][0].pk,
+        "claimant": club_table.players[0].pk,
         "claimed_points": "29",
         "hand": "5H 5C 5S JD",
         "starter": "5D",
@@ -97,13 +73,13 @@ def test_a_claim_posted_twice_is_one_claim_and_the_second_post_shows_it(client, 
     assert AuditEntry.objects.filter(action=ScoringVerb.CLAIM_FILED).count() == 1
 
 
-def test_two_claims_from_two_renderings_are_two_claims(client, table):
+def test_two_claims_from_two_renderings_are_two_claims(client, club_table):
     """The same hand claimed in two deals is two claims: each page has its own token."""
-    client.force_login(table["users"][0])
-    url = reverse("scoring:claim_new", args=[table["game"].pk])
+    client.force_login(club_table.users[0])
+    url = reverse("scoring:claim_new", args=[club_table.game.pk])
     post = {
         "kind": "heels",
-        "claimant": table["players"][0].pk,
+        "claimant": club_table.players[0].pk,
         "claimed_points": "2",
         "starter": "JH",
     }
@@ -113,23 +89,23 @@ def test_two_claims_from_two_renderings_are_two_claims(client, table):
     assert Claim.objects.count() == 2
 
 
-def test_a_claim_without_a_token_is_filed_as_before(client, table):
-    client.force_login(table["users"][0])
-    url = reverse("scoring:claim_new", args=[table["game"].pk])
-    post = {"kind": "heels", "claimant": table["players"][0].pk, "claimed_points": "2"}
+def test_a_claim_without_a_token_is_filed_as_before(client, club_table):
+    client.force_login(club_table.users[0])
+    url = reverse("scoring:claim_new", args=[club_table.game.pk])
+    post = {"kind": "heels", "claimant": club_table.players[0].pk, "claimed_points": "2"}
     post["starter"] = "JH"
     client.post(url, post)
     client.post(url, post)
     assert Claim.objects.count() == 2  # no token, no guard (API callers, old pages)
 
 
-def test_a_muggins_call_posted_twice_is_one_call(client, table):
-    claim = file_claim(table)
-    client.force_login(table["users"][1])
+def test_a_muggins_call_posted_twice_is_one_call(client, club_table):
+    claim = file_claim(club_table)
+    client.force_login(club_table.users[1])
     url = reverse("scoring:claim", args=[claim.pk])
     page = client.get(url)
     post = {
-        "caller": table["players"][1].pk,
+        "caller": club_table.players[1].pk,
         "points": "1",
         TOKEN_FIELD: token_of(page, "muggins_form"),
     }
@@ -142,11 +118,11 @@ def test_a_muggins_call_posted_twice_is_one_call(client, table):
     assert AuditEntry.objects.filter(action=ScoringVerb.MUGGINS_CALLED).count() == 1
 
 
-def test_a_second_muggins_call_without_a_token_is_refused_by_the_claim(client, table):
+def test_a_second_muggins_call_without_a_token_is_refused_by_the_claim(client, club_table):
     """A claim takes one muggins call: the natural key already refuses a second, with why."""
-    claim = file_claim(table)
-    client.force_login(table["users"][1])
-    post = {"caller": table["players"][1].pk, "points": "1"}
+    claim = file_claim(club_table)
+    client.force_login(club_table.users[1])
+    post = {"caller": club_table.players[1].pk, "points": "1"}
     muggins = reverse("scoring:muggins", args=[claim.pk])
     client.post(muggins, post)
     second = client.post(muggins, post)
@@ -155,9 +131,9 @@ def test_a_second_muggins_call_without_a_token_is_refused_by_the_claim(client, t
     assert AuditEntry.objects.filter(action=ScoringVerb.MUGGINS_CALLED).count() == 1
 
 
-def test_a_dispute_posted_twice_is_one_dispute(client, table):
-    claim = file_claim(table)
-    client.force_login(table["users"][1])
+def test_a_dispute_posted_twice_is_one_dispute(client, club_table):
+    claim = file_claim(club_table)
+    client.force_login(club_table.users[1])
     url = reverse("scoring:claim", args=[claim.pk])
     post = {"statement": "That is 29.", TOKEN_FIELD: token_of(client.get(url), "dispute_form")}
     dispute_url = reverse("scoring:dispute_open", args=[claim.pk])
@@ -172,10 +148,10 @@ def test_a_dispute_posted_twice_is_one_dispute(client, table):
     assert "already disputed" in refused.content.decode()
 
 
-def test_a_ruling_posted_twice_is_one_ruling(client, table):
-    claim = file_claim(table)
-    services.dispute_open(claim=claim, actor=table["users"][1], statement="29.")
-    client.force_login(table["judge"])
+def test_a_ruling_posted_twice_is_one_ruling(client, club_table, member):
+    claim = file_claim(club_table)
+    services.dispute_open(claim=claim, actor=club_table.users[1], statement="29.")
+    client.force_login(member("judge"))
     url = reverse("scoring:claim", args=[claim.pk])
     page = client.get(url)
     token = token_of(page, "ruling_form")
@@ -190,11 +166,11 @@ def test_a_ruling_posted_twice_is_one_ruling(client, table):
     assert Ruling.objects.count() == 1
 
 
-def test_an_appeal_posted_twice_is_one_appeal(client, table):
-    claim = file_claim(table)
-    dispute = services.dispute_open(claim=claim, actor=table["users"][1], statement="29.")
-    services.dispute_rule(dispute=dispute, actor=table["judge"], decision="agree")
-    client.force_login(table["users"][1])
+def test_an_appeal_posted_twice_is_one_appeal(client, club_table, member):
+    claim = file_claim(club_table)
+    dispute = services.dispute_open(claim=claim, actor=club_table.users[1], statement="29.")
+    services.dispute_rule(dispute=dispute, actor=member("judge"), decision="agree")
+    client.force_login(club_table.users[1])
     url = reverse("scoring:claim", args=[claim.pk])
     post = {"statement": "A run too.", TOKEN_FIELD: token_of(client.get(url), "appeal_form")}
     appeal = reverse("scoring:dispute_appeal", args=[dispute.pk])

@@ -2,10 +2,11 @@
 
 britannica-1911.txt: "two players, five or six cards being dealt to each, and each putting out two
 for what is called 'crib'": in the five-card game a hand is 3 cards, counted with the start. The
-engine's THREE_CARD_HAND_TOTALS (recomputed in tests/scoring/engine/test_three_card_totals.py)
-says a three-card hand makes 0 to 15 and 20; so a claim of 21, 24 or 29 for three cards, which
-four cards could make, is flagged at once (DESIGN.md "Claims, muggins and disputes": "three-card
-hands of five-card cribbage: whatever the engine's distribution says is impossible").
+engine's THREE_CARD_HAND_TOTALS (recomputed in tests/scoring/engine/test_three_card_totals.py) says
+a three-card hand makes 0 to 15 and 20; so a claim of 21, 24 or 29 for three cards, which four cards
+could make, is flagged at once (docs/design.md "Claims, muggins and disputes": "A count no hand can
+make (... 16 to 19 and over 20 for the three-card hand of five-card cribbage, from the engine's
+exact count of every hand) is flagged at once").
 
 Terms: a *table* is `tests.builders.make_table`; the side-1 player files a hand claim of three
 cards, 5H 5C 5S with the 5D turned up (the best three-card hand, 20) or 8S 7H 6C with the 2H (7).

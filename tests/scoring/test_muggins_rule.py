@@ -1,9 +1,9 @@
-"""Muggins through the services and pages, against ACC rule 10.4a and 10.3 as DESIGN.md "Claims,
-muggins and disputes" gives them: "the caller scores the lesser of N and the points actually
+"""Muggins through the services and pages, against ACC rule 10.4a and 10.3 as docs/claims.md ("ACC
+rule 10.4a and 10.3") gives them: "the caller scores the lesser of N and the points actually
 overlooked; only when nothing was overlooked (the claim was exact or over) is the call false, and
-then the claimant is given N as a penalty. ACC rule 10.3: no muggins on his heels, on a penalty,
-or on a muggins score." And hoyle.txt "Muggins": the opponent "may say 'Muggins' and himself score
-the points overlooked".
+then the claimant is given N as a penalty. ACC rule 10.3: no muggins on his heels, on a penalty, or
+on a muggins score." And hoyle.txt "Muggins": the opponent "may say 'Muggins' and himself score the
+points overlooked".
 
 Terms: a *table* is `tests.builders.make_table` (side 0 and side 1, one player each, muggins on);
 the claimant is the side-1 player, the caller the side-0 player, so an outcome's points read
@@ -17,17 +17,11 @@ from django.urls import reverse
 
 from scoring import services
 from scoring.models import ClaimKind, OutcomeKind
-from tests.builders import make_table
 
 pytestmark = pytest.mark.django_db
 
 HAND_16 = {"hand": "8S 7H 7D 6C", "starter": "2H"}
 HAND_14 = {"hand": "9S 6D 5C 4H", "starter": "4D"}
-
-
-@pytest.fixture
-def table():
-    return make_table()
 
 
 def file(table, kind, claimed, **cards):
@@ -47,10 +41,10 @@ def call(table, claim, points):
     )
 
 
-def test_the_issue_case_claimed_12_of_16_and_muggins_for_6(table):
-    """ACC rule 10.4a, the issue's case: claimed 12 of a true 16 and "muggins for 6": the caller
-    scores the lesser of 6 and the 4 overlooked, 4; points were overlooked, so the call is not
-    false and the claimant keeps his 12 (the old code gave him 14)."""
+def test_claimed_12_of_16_and_muggins_for_6_scores_the_4_overlooked(table):
+    """ACC rule 10.4a: claimed 12 of a true 16 and "muggins for 6": the caller scores the lesser
+    of 6 and the 4 overlooked, 4; points were overlooked, so the call is not false and the
+    claimant keeps his 12 (not 14: the penalty is for a false call only)."""
     claim = file(table, ClaimKind.HAND, 12, **HAND_16)
 
     outcome = call(table, claim, 6)

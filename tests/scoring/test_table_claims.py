@@ -1,10 +1,11 @@
 """Claims and calls for a judge made at the table, through its link, without a login
-(scoring.services.table_claim_file, table_dispute_open; issue 15, point 3: "A claim or a call for
-a judge can be filed from the table page too. The link works only while the round is open and
-only for its game; everything through it is audited as 'at the table'").
+(scoring.services.table_claim_file, table_dispute_open; docs/design.md "People and what they do": at
+the table, "file a hand, crib or heels claim, or call a judge on one of the table's claims";
+"Everything done through a table's link is in the audit trail 'at the table'"; and "A Thursday, step
+by step", step 4: "The link works only while its round is open ... and only for its own game").
 
-Terms: a *table* is round 1's game of a session opened, checked in and drawn through the services
-(tests.games.test_table_services.Table), its players without logins; `players[side]`.
+Terms: `link_table` (tests/conftest.py, tests.builders.LinkTable) is round 1's game of a session
+opened, checked in and drawn through the services, its players without logins; `players[side]`.
 """
 
 from __future__ import annotations
@@ -22,21 +23,18 @@ from money.services import session_settle
 from scoring import services
 from scoring.audit import ScoringVerb
 from scoring.models import Claim, Dispute, DisputeState, OutcomeKind
+from tests.builders import LinkTable
 from tests.factories import PlayerFactory, UserFactory
-from tests.games.test_table_services import Table
 
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def table():
-    return Table()
-
-
-def file(table, claimant=None, **kwargs):
+def file(link_table, claimant=None, **kwargs):
     data = {"kind": "hand", "claimed_points": 28, "hand": "5H 5C 5S JD", "starter": "5D"}
     data.update(kwargs)
-    return services.table_claim_file(game=table.game, claimant=claimant or table.players[0], **data)
+    return services.table_claim_file(
+        game=link_table.game, claimant=claimant or link_table.players[0], **data
+    )
 
 
 def rows():
@@ -46,19 +44,23 @@ def rows():
 # --- Filing ---------------------------------------------------------------------------------------
 
 
-def test_a_claim_filed_at_the_table_is_counted_and_worked_out(table):
-    claim = file(table)
-    assert (claim.filed_at_table, claim.filed_by, claim.claimant) == (True, None, table.players[0])
+def test_a_claim_filed_at_the_table_is_counted_and_worked_out(link_table):
+    claim = file(link_table)
+    assert (claim.filed_at_table, claim.filed_by, claim.claimant) == (
+        True,
+        None,
+        link_table.players[0],
+    )
     assert (claim.claimed_points, claim.true_points) == (28, 29)
-    assert claim.parties == {str(p.pk): side for side, p in enumerate(table.players)}
+    assert claim.parties == {str(p.pk): side for side, p in enumerate(link_table.players)}
     outcome = services.current_outcome(claim)
     assert outcome.kind == OutcomeKind.UNDER  # muggins on by default: the point stands open
 
 
-def test_every_entry_of_a_table_claim_is_at_the_table(table):
+def test_every_entry_of_a_table_claim_is_at_the_table(link_table):
     """The claim and its outcome: both entries name the claimant, neither has an actor (the
-    outcome's entry did not say so before issue 15's table page)."""
-    claim = file(table)
+    outcome's entry says it was made at the table too, not only the claim's)."""
+    claim = file(link_table)
     entries = AuditEntry.objects.filter(
         action__in=[ScoringVerb.CLAIM_FILED, ScoringVerb.OUTCOME_COMPUTED]
     ).order_by("pk")
@@ -72,13 +74,13 @@ def test_every_entry_of_a_table_claim_is_at_the_table(table):
         assert entry.data["by_player_id"] == claim.claimant_id
 
 
-def test_a_claim_on_the_game_page_is_not_at_the_table(table):
-    organiser = table.organiser
+def test_a_claim_on_the_game_page_is_not_at_the_table(link_table):
+    organiser = link_table.organiser
     services.claim_file(
-        game=table.game,
+        game=link_table.game,
         actor=organiser,
         kind="heels",
-        claimant=table.players[1],
+        claimant=link_table.players[1],
         claimed_points=2,
         starter="JH",
     )
@@ -89,33 +91,38 @@ def test_a_claim_on_the_game_page_is_not_at_the_table(table):
         assert "via" not in entry.data
 
 
-def test_his_heels_at_the_table(table):
+def test_his_heels_at_the_table(link_table):
     claim = file(
-        table, claimant=table.players[1], kind="heels", claimed_points=2, hand="", starter="JH"
+        link_table,
+        claimant=link_table.players[1],
+        kind="heels",
+        claimed_points=2,
+        hand="",
+        starter="JH",
     )
     assert (claim.kind, claim.true_points, claim.starter) == ("heels", 2, "JH")
 
 
-def test_bad_cards_are_refused_on_the_field_and_nothing_is_saved(table):
+def test_bad_cards_are_refused_on_the_field_and_nothing_is_saved(link_table):
     before = rows()
     with pytest.raises(ValidationError) as error:
-        file(table, hand="5H 5C 5S ZZ")
+        file(link_table, hand="5H 5C 5S ZZ")
     assert "hand" in error.value.message_dict
     assert rows() == before
 
 
-def test_a_player_of_another_table_is_not_a_claimant(table):
+def test_a_player_of_another_table_is_not_a_claimant(link_table):
     with pytest.raises(ValidationError) as error:
-        file(table, claimant=PlayerFactory(club=table.club))
+        file(link_table, claimant=PlayerFactory(club=link_table.club))
     assert "is not at this table" in error.value.message_dict["claimant"][0]
     assert not Claim.objects.exists()
 
 
-def test_a_claim_posted_twice_is_filed_once(table):
+def test_a_claim_posted_twice_is_filed_once(link_table):
     token = new_token()
-    claim = file(table, token=token)
+    claim = file(link_table, token=token)
     with pytest.raises(AlreadySaved) as error:
-        file(table, token=token)
+        file(link_table, token=token)
     assert error.value.made_pk(Claim) == claim.pk
     assert Claim.objects.count() == 1
 
@@ -123,9 +130,9 @@ def test_a_claim_posted_twice_is_filed_once(table):
 # --- Calling a judge ------------------------------------------------------------------------------
 
 
-def test_a_party_calls_a_judge_at_the_table(table):
-    claim = file(table)
-    sam = table.players[1]
+def test_a_party_calls_a_judge_at_the_table(link_table):
+    claim = file(link_table)
+    sam = link_table.players[1]
     dispute = services.table_dispute_open(claim=claim, player=sam, statement="That is 29.")
     assert (dispute.claim, dispute.opened_by, dispute.state) == (claim, sam, DisputeState.OPEN)
     entry = AuditEntry.objects.get(action=ScoringVerb.DISPUTE_OPENED)
@@ -136,41 +143,43 @@ def test_a_party_calls_a_judge_at_the_table(table):
     )
 
 
-def test_the_claimant_may_call_a_judge_too(table):
-    claim = file(table)
-    services.table_dispute_open(claim=claim, player=table.players[0], statement="I said 29.")
-    assert Dispute.objects.get().opened_by == table.players[0]
+def test_the_claimant_may_call_a_judge_too(link_table):
+    claim = file(link_table)
+    services.table_dispute_open(claim=claim, player=link_table.players[0], statement="I said 29.")
+    assert Dispute.objects.get().opened_by == link_table.players[0]
 
 
-def test_only_a_party_calls_a_judge(table):
-    claim = file(table)
+def test_only_a_party_calls_a_judge(link_table):
+    claim = file(link_table)
     with pytest.raises(ValidationError) as error:
         services.table_dispute_open(
-            claim=claim, player=PlayerFactory(club=table.club), statement="No."
+            claim=claim, player=PlayerFactory(club=link_table.club), statement="No."
         )
     assert "is not a party to this claim" in error.value.message_dict["player"][0]
     assert not Dispute.objects.exists()
 
 
-def test_a_call_needs_a_sentence_and_comes_once(table):
-    claim = file(table)
+def test_a_call_needs_a_sentence_and_comes_once(link_table):
+    claim = file(link_table)
     with pytest.raises(ValidationError) as error:
-        services.table_dispute_open(claim=claim, player=table.players[1], statement="  ")
+        services.table_dispute_open(claim=claim, player=link_table.players[1], statement="  ")
     assert "Say in a sentence" in error.value.message_dict["statement"][0]
-    services.table_dispute_open(claim=claim, player=table.players[1], statement="No.")
+    services.table_dispute_open(claim=claim, player=link_table.players[1], statement="No.")
     with pytest.raises(ValidationError) as error:
-        services.table_dispute_open(claim=claim, player=table.players[0], statement="No!")
+        services.table_dispute_open(claim=claim, player=link_table.players[0], statement="No!")
     assert "already disputed" in " ".join(error.value.messages)
     assert Dispute.objects.count() == 1
 
 
-def test_a_call_posted_twice_opens_once(table):
-    claim = file(table)
+def test_a_call_posted_twice_opens_once(link_table):
+    claim = file(link_table)
     token = new_token()
-    services.table_dispute_open(claim=claim, player=table.players[1], statement="No.", token=token)
+    services.table_dispute_open(
+        claim=claim, player=link_table.players[1], statement="No.", token=token
+    )
     with pytest.raises(AlreadySaved):
         services.table_dispute_open(
-            claim=claim, player=table.players[1], statement="No.", token=token
+            claim=claim, player=link_table.players[1], statement="No.", token=token
         )
     assert Dispute.objects.count() == 1
 
@@ -179,50 +188,52 @@ def test_a_call_posted_twice_opens_once(table):
 
 
 def later_round():
-    table = Table(players=4, table_mode="singles")
-    claim = file(table)
-    game_services.round_draw(session=table.session, actor=table.organiser, seed=8)
-    return table, claim
+    link_table = LinkTable(players=4, table_mode="singles")
+    claim = file(link_table)
+    game_services.round_draw(session=link_table.session, actor=link_table.organiser, seed=8)
+    return link_table, claim
 
 
 def test_a_later_round_closes_claims_and_calls():
-    table, claim = later_round()
+    link_table, claim = later_round()
     before = rows()
     with pytest.raises(ValidationError) as error:
-        file(table)
+        file(link_table)
     assert "Round 1 is over (round 2 is drawn)" in " ".join(error.value.messages)
     with pytest.raises(ValidationError):
-        services.table_dispute_open(claim=claim, player=table.players[1], statement="No.")
+        services.table_dispute_open(claim=claim, player=link_table.players[1], statement="No.")
     assert rows() == before
 
 
-def test_links_off_close_claims_and_calls(table):
-    claim = file(table)
-    Club.objects.filter(pk=table.club.pk).update(table_links=False)
+def test_links_off_close_claims_and_calls(link_table):
+    claim = file(link_table)
+    Club.objects.filter(pk=link_table.club.pk).update(table_links=False)
     before = rows()
     with pytest.raises(ValidationError) as error:
-        file(table)
+        file(link_table)
     assert "does not use table links" in " ".join(error.value.messages)
     with pytest.raises(ValidationError):
-        services.table_dispute_open(claim=claim, player=table.players[1], statement="No.")
+        services.table_dispute_open(claim=claim, player=link_table.players[1], statement="No.")
     assert rows() == before
 
 
-def test_a_settled_session_refuses_a_table_claim(table):
-    for checkin in table.session.checkins.all():
-        club_services.fee_mark_paid(checkin=checkin, actor=table.organiser)
-    draft = game_services.result_enter(game=table.game, actor=table.organiser, scores=[121, 90])
-    game_services.result_confirm(
-        result=draft, actor=UserFactory(role="organisers", club=table.club)
+def test_a_settled_session_refuses_a_table_claim(link_table):
+    for checkin in link_table.session.checkins.all():
+        club_services.fee_mark_paid(checkin=checkin, actor=link_table.organiser)
+    draft = game_services.result_enter(
+        game=link_table.game, actor=link_table.organiser, scores=[121, 90]
     )
-    session_settle(session=table.session, actor=table.organiser, seed=1)
-    game = Game.objects.get(pk=table.game.pk)
+    game_services.result_confirm(
+        result=draft, actor=UserFactory(role="organisers", club=link_table.club)
+    )
+    session_settle(session=link_table.session, actor=link_table.organiser, seed=1)
+    game = Game.objects.get(pk=link_table.game.pk)
     before = rows()
     with pytest.raises(ValidationError):
         services.table_claim_file(
             game=game,
             kind="heels",
-            claimant=table.players[0],
+            claimant=link_table.players[0],
             claimed_points=2,
             starter="JH",
         )

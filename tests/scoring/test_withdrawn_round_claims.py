@@ -21,7 +21,6 @@ from games import services as game_services
 from games.models import Game, Round
 from scoring import services
 from scoring.models import Claim, ClaimKind, Outcome
-from tests.builders import make_table
 
 pytestmark = pytest.mark.django_db
 
@@ -30,11 +29,6 @@ REFUSAL = (
     "find the table's new game."
 )
 HAND_29 = {"kind": ClaimKind.HAND, "hand": "5H 5C 5S JD", "starter": "5D", "claimed_points": 29}
-
-
-@pytest.fixture
-def table():
-    return make_table()
 
 
 def withdraw(table) -> None:

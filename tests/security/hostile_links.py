@@ -1,5 +1,5 @@
-"""How to post to the views issue 15 added, read into `hostile_world.TARGETS`: a table's link
-(posted anonymously, as a phone at the table does), and logins, passwords and PINs (an
+"""How to post to the views of a table's link and of logins, read into `hostile_world.TARGETS`: a
+table's link (posted anonymously, as a phone at the table does), and logins, passwords and PINs (an
 organiser's, one's own, a one-time link's). Terms as in `tests/security/hostile_world.py`.
 """
 
@@ -25,7 +25,7 @@ from tests.security.hostile_world_base import (
     side_names,
 )
 
-# --- A table's link: posted anonymously, as a phone at the table does (issue 15) ------------------
+# --- A table's link: posted anonymously, as a phone at the table does ----------------------------
 
 
 def table_result(w: World) -> Target:
@@ -77,7 +77,7 @@ def table_dispute_open(w: World) -> Target:
     return Target(url, None, fields, valid)
 
 
-# --- Logins, passwords and PINs (issue 15) ------------------------------------------------------
+# --- Logins, passwords and PINs -----------------------------------------------------------------
 
 NEW_PASSWORD = "a-new-pass-phrase-7"
 

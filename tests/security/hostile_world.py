@@ -14,8 +14,8 @@ Terms:
 - objects: the objects of a world that fill a page's URL parameters (`url_of`), keyed as
   tests.web.test_pages.url_for names them.
 
-The world and what a target is live in `hostile_world_base`; issue 15's targets (a table's link,
-logins, passwords and PINs) in `hostile_links`; `TARGETS` here holds them all.
+The world and what a target is live in `hostile_world_base`; the targets of a table's link and of
+logins, passwords and PINs in `hostile_links`; `TARGETS` here holds them all.
 """
 
 from __future__ import annotations

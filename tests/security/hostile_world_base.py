@@ -1,5 +1,5 @@
-"""The state the site's forms need, and what a target is: shared by `hostile_world` (the
-targets of the views before issue 15) and `hostile_links` (issue 15's). Terms as in
+"""The state the site's forms need, and what a target is: shared by `hostile_world` (the targets of
+the club's pages) and `hostile_links` (those of a table's link and of logins). Terms as in
 `tests/security/hostile_world.py`.
 """
 

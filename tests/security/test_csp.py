@@ -1,7 +1,7 @@
-"""The Content-Security-Policy (issue 13): every response carries a policy that allows only the
-site's own scripts, styles and images, and no page needs more: no inline script, no `style`
-attribute or `<style>` element, no `on...=` handler, no `javascript:` address, in what the pages
-render nor in the templates and the code that builds HTML or SVG.
+"""The Content-Security-Policy: every response carries a policy that allows only the site's own
+scripts, styles and images, and no page needs more: no inline script, no `style` attribute or
+`<style>` element, no `on...=` handler, no `javascript:` address, in what the pages render nor in
+the templates and the code that builds HTML or SVG.
 
 tests/browser/test_csp.py checks the same in a real browser (no violation is reported)."""
 

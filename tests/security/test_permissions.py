@@ -1,4 +1,4 @@
-"""Clubs never see each other's private data (issue 8), for every URL of the site.
+"""Clubs never see each other's private data, for every URL of the site.
 
 Terms: the *first club* is `club` (also the anonymous visitors' club); a *stranger* is a member of
 `other_club`, so their current club is the other club. Every URL is built with the first club's

@@ -1,5 +1,5 @@
-"""No club page reaches a site administrator's login (docs/design.md "People": an organiser
-reaches only the logins made for the club's own players).
+"""No club page reaches a site administrator's login (docs/design.md "People and what they do": an
+organiser reaches only the logins made for the club's own players).
 
 Terms: a *site login* is a staff or a superuser login with no player record, the kind a site
 administrator makes with `createsuperuser` or in the admin. *Reached* means linked to a player,

@@ -430,7 +430,7 @@ def test_module_imports_only_the_standard_library():
 
 
 def test_a_band_is_drawn_behind_the_line_and_widens_the_axis():
-    """Issue 18: a rating's uncertainty (mu ± 3 sigma) as a shaded band behind its line."""
+    """A rating's uncertainty (mu ± 3 sigma) as a shaded band behind its line."""
     points = [Point("1 Mar", 25), Point("8 Mar", 27), Point("15 Mar", 26)]
     svg = line_chart_svg(
         points=points,

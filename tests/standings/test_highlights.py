@@ -1,7 +1,7 @@
-"""The highlights' selectors (issue 18, standings/highlights.py): big hands, skunks and double
-skunks, grand slams, winning streaks (the all-time record and those still going) and each
-season's skunk king, each checked against its definition (docs/decisions.md, "Issue 18:
-highlights") and, where it is a count, against a naive recount from the result lines."""
+"""The highlights' selectors (standings/highlights.py): big hands, skunks and double skunks, grand
+slams, winning streaks (the all-time record and those still going) and each season's skunk king,
+each checked against its definition (docs/decisions.md, on highlights) and, where it is a count,
+against a naive recount from the result lines."""
 
 import datetime as dt
 import random
@@ -67,7 +67,8 @@ def claim(people, game, kind, cards, claimed, claimant=None):
 
 
 def test_big_hands_are_the_accepted_24s_28s_and_29s_of_a_session_and_of_the_club(people):
-    """scoring's definition (docs/decisions.md, issue 15): claimed at the true count of 24 or
+    """scoring's definition (docs/design.md "Claims, muggins and disputes": "One definition of an
+    accepted big hand serves the jackpots and the highlights"): claimed at the true count of 24 or
     more, undisputed or upheld by the last ruling. Four cards count 24, 28 or 29, never 25 to 27
     (hoyle.txt, club-thursday-rules.md "A PERFECT 29!")."""
     club = ClubFactory()

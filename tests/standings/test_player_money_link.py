@@ -1,7 +1,6 @@
-"""Issue 16, point 3: a player's money page (money:player_money) was linked from nowhere. Their
-player page links to it for those who may read it (money.selectors.may_see_player_money): the
-player themself and organisers; never another player, a judge, or a visitor (whose cached copy
-of the page must not carry it either)."""
+"""A player's money page (money:player_money) is linked from their player page, for those who may
+read it (money.selectors.may_see_player_money): the player themself and organisers; never another
+player, a judge, or a visitor (whose cached copy of the page must not carry it either)."""
 
 import pytest
 from django.urls import reverse

@@ -1,7 +1,7 @@
-"""The ratings on the pages (issue 18): the ratings page and its CSV show the numbers of
-`manage.py ratings`, provisional players are marked, the season standings have a sortable
-rating column (each player's rating as the season ended), and the player page charts the rating
-with its uncertainty band beside expected against actual wins."""
+"""The ratings on the pages: the ratings page and its CSV show the numbers of `manage.py ratings`,
+provisional players are marked, the season standings have a sortable rating column (each player's
+rating as the season ended), and the player page charts the rating with its uncertainty band beside
+expected against actual wins."""
 
 import csv
 import datetime as dt

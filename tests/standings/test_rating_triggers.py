@@ -11,8 +11,8 @@ from games import hooks
 from games import services as game_services
 from games.models import Result, ResultSource, ResultState
 from standings.models import GameRating
+from tests.builders import LinkTable
 from tests.games.test_round_results import card, drawn_round, organiser_user
-from tests.games.test_table_services import Table
 from tests.standings.test_ratings import independent_replay, stored_replay
 
 pytestmark = pytest.mark.django_db
@@ -23,7 +23,12 @@ def rated(club) -> int:
 
 
 def test_standings_listens_for_changed_results():
-    assert "ratings" in hooks._RESULTS_CHANGED
+    """games.hooks.results_changed reaches standings: the session's ratings are replayed."""
+    table = LinkTable()
+    table.accept(table.enter(table.players[0], scores=(121, 98)), table.players[1])
+    GameRating.objects.filter(club=table.club).delete()
+    hooks.results_changed(table.session)
+    assert rated(table.club) == 1
 
 
 def test_signed_scorecards_are_rated_at_once():
@@ -52,7 +57,7 @@ def test_a_rounds_drafts_are_rated_when_the_round_is_confirmed():
 
 
 def test_a_draft_accepted_at_the_table_is_rated():
-    table = Table()
+    table = LinkTable()
     draft = table.enter(table.players[0], scores=(121, 98))
     assert rated(table.club) == 0
 
@@ -64,7 +69,7 @@ def test_a_draft_accepted_at_the_table_is_rated():
 def test_a_replay_that_fails_confirms_nothing(monkeypatch):
     """The replay runs in the confirming service's transaction: when it breaks, the result
     stays a draft (and the totals as they were)."""
-    table = Table()
+    table = LinkTable()
     draft = table.enter(table.players[0], scores=(121, 98))
 
     def broken(session):

@@ -1,7 +1,7 @@
-"""The ratings (issue 18; standings.ratings, standings.services, docs/decisions.md "Issue 18:
-ratings"): every confirmed result replayed in order through openskill's Plackett-Luce model with
-its defaults, a 2-player or partners game as two teams, a cut-throat game as a finishing order;
-replayed from a session on whenever one of its results is confirmed or corrected.
+"""The ratings (standings.ratings, standings.services, docs/decisions.md on ratings): every
+confirmed result replayed in order through openskill's Plackett-Luce model with its defaults, a
+2-player or partners game as two teams, a cut-throat game as a finishing order; replayed from a
+session on whenever one of its results is confirmed or corrected.
 
 Terms: `model` is a fresh `PlackettLuce()` of the library, called here directly, so each
 expected figure is the library's own; a *row* is one GameRating as a tuple of its fields.

@@ -1,6 +1,6 @@
-"""`manage.py ratings [--club SLUG] [--json] [--rebuild]` (issue 18), and the check the issue is
-done by: the ratings match a recomputation from the club's backup file (`manage.py export_club`)
-with the same library, to 1e-9.
+"""`manage.py ratings [--club SLUG] [--json] [--rebuild]`, and the check that the ratings are right:
+they match a recomputation from the club's backup file (`manage.py export_club`) with the same
+library, to 1e-9.
 
 Terms: the *mixed club* has singles sessions with an odd number of players (2-player tables and
 a cut-throat one), a partners session, a corrected result (its first version superseded), a

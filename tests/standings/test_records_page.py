@@ -1,8 +1,8 @@
-"""The highlights on the all-time records (issue 18, standings:all_time): the longest winning
-streak and the streaks going now, grand slams, every accepted 29, 28 and 24, the most skunks
-given and each season's skunk king, read by the same selectors as the board and the session
-page; the page's queries do not grow with the club's history; a dispute on a big hand reaches
-the visitors' cached copy at once."""
+"""The highlights on the all-time records (standings:all_time): the longest winning streak and the
+streaks going now, grand slams, every accepted 29, 28 and 24, the most skunks given and each
+season's skunk king, read by the same selectors as the board and the session page; the page's
+queries do not grow with the club's history; a dispute on a big hand reaches the visitors' cached
+copy at once."""
 
 import datetime as dt
 import re
@@ -42,7 +42,7 @@ def test_every_kind_of_highlight_is_on_the_records(season, client):
         "Ann Able: 2 grand slams (latest 12 Mar 2026)",
         "Bob Baker: 1 grand slam (latest 5 Mar 2026)",
     ]
-    # Every accepted 29, 28 and 24 (the 24 too, since issue 18), the highest first.
+    # Every accepted 29, 28 and 24 (the 24 too), the highest first.
     hands = section(html, "top-hands")
     assert [hand.split(", round")[0] for hand in hands] == [
         "29 Cy Dale, hand, 12 Mar 2026",

@@ -1,4 +1,4 @@
-"""Season and all-time standings, player pages, public pages and CSV exports (issue 7).
+"""Season and all-time standings, player pages, public pages and CSV exports.
 
 Every figure is checked against a naive recount from the game rows; pages run the same number of
 queries at 1 and at 5 seasons; anonymous visitors read them only when the club publishes them;

@@ -1,9 +1,9 @@
-"""The visitors' cache key holds only the query parameters a page reads (issue 13, defect 14).
+"""The visitors' cache key holds only the query parameters a page reads.
 
-Any query string used to skip the cache (`?x=random`: the standings fell from 631 to 39 requests
-a second and the cache filled with junk keys). Now each cached view declares the parameters it
-reads (`visitor_cache_params`); the key is the path plus those parameters' values in the declared
-order, and a visitor's page is rendered from those parameters only.
+A query string must not skip the cache: `?x=random` on every request would take the standings from
+631 to 39 requests a second and fill the cache with junk keys. Each cached view declares the
+parameters it reads (`visitor_cache_params`); the key is the path plus those parameters' values in
+the declared order, and a visitor's page is rendered from those parameters only.
 """
 
 import datetime as dt

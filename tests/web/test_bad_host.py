@@ -1,5 +1,5 @@
-"""A request with a Host header the site does not serve gets the 400 page on every URL (the
-health check too), and the log says so in one warning line, without a traceback (issue 13)."""
+"""A request with a Host header the site does not serve gets the 400 page on every URL (the health
+check too), and the log says so in one warning line, without a traceback."""
 
 import logging
 

@@ -1,8 +1,8 @@
-"""Issue 16, points 3 and 4, on the home page and the session page: every page leads on. A member
-finds their money from the home page; the "next session" banner links to the session open for it;
-judges and organisers find the disputes queue with how many wait; every settle blocker is a link;
-a visitor is not sent to a login page by "See the payouts"; the header reads "Singles (...)", not
-"singles"; "Paid to" names the person, not their login.
+"""On the home page and the session page every page leads on. A member finds their money from the
+home page; the "next session" banner links to the session open for it; judges and organisers find
+the disputes queue with how many wait; every settle blocker is a link; a visitor is not sent to a
+login page by "See the payouts"; the header reads "Singles (...)", not "singles"; "Paid to" names
+the person, not their login.
 
 Terms: *pat* is a player with a login; *olive* an organiser whose login is "olive" and whose
 player is "Olive Ashdown".

@@ -1,8 +1,8 @@
-"""Double posts of the forms whose rows already refuse a second one (issue 13, defect 3): opening
-a session (one per date), adding a player (one name per club), checking a player in (once per
-session), settling (once; reopening needs a settled session). Posted twice, each makes one row
-and the second post gets a clear message: a form error or a message, never a 500 or a second
-row. (The forms nothing refused carry a one-time token: tests/games/test_double_posts.py and
+"""Double posts of the forms whose rows already refuse a second one: opening a session (one per
+date), adding a player (one name per club), checking a player in (once per session), settling (once;
+reopening needs a settled session). Posted twice, each makes one row and the second post gets a
+clear message: a form error or a message, never a 500 or a second row. (The forms nothing refused
+carry a one-time token: tests/games/test_double_posts.py and
 tests/scoring/test_double_claims.py.)"""
 
 import datetime as dt
@@ -22,11 +22,6 @@ from tests.factories import PlayerFactory, UserFactory
 pytestmark = pytest.mark.django_db
 
 DATE = dt.date(2026, 11, 26)
-
-
-@pytest.fixture
-def organiser(member):
-    return member("organiser")
 
 
 @pytest.fixture

@@ -1,8 +1,8 @@
-"""The highlights on the live board and the session page (issue 18): every kind (grand slam,
-winning streak, big hand, skunk and double skunk, the season's skunk king) on both, read by the
-one selector standings.highlights.session_highlights; the words for an open and a settled
-session; the page's queries do not grow with the club's history; visitors see them only while
-the club publishes its standings."""
+"""The highlights on the live board and the session page: every kind (grand slam, winning streak,
+big hand, skunk and double skunk, the season's skunk king) on both, read by the one selector
+standings.highlights.session_highlights; the words for an open and a settled session; the page's
+queries do not grow with the club's history; visitors see them only while the club publishes its
+standings."""
 
 import datetime as dt
 import re

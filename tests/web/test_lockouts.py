@@ -1,6 +1,6 @@
-"""Login throttling (issue 13): ten wrong passwords for a username from one address lock that
-username out from there for the cool-off, with a page that says until when; an organiser of the
-login's club lifts the lock-out from the "Lock-outs" page, with an audit entry."""
+"""Login throttling: ten wrong passwords for a username from one address lock that username out from
+there for the cool-off, with a page that says until when; an organiser of the login's club lifts the
+lock-out from the "Lock-outs" page, with an audit entry."""
 
 import datetime as dt
 import logging

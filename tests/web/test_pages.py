@@ -36,7 +36,7 @@ PUBLISHED_REDIRECT = "published-redirect"  # 302 while the club publishes its st
 # did not exist; a page that names none shows their own club. Then "b_organiser", an organiser of
 # that other club (every permission, only the club scoping refuses them), and "no_record", a login
 # in the organisers group linked to no player at all: roles are per club (club/auth.py), so it is
-# a logged-in visitor everywhere (issue 13: it used to be an organiser of the visitors' club).
+# a logged-in visitor everywhere (never an organiser of the visitors' club).
 COLUMNS = (*ROLES, "stranger", "b_organiser", "no_record")
 # url name -> expected status for each of COLUMNS
 PAGES = {
@@ -51,7 +51,7 @@ PAGES = {
     "club:player_add": (LOGIN, 403, 403, 200, 403, 200, 403),
     "club:player_edit": (LOGIN, 403, 403, 200, 403, 404, 403),
     "club:audit": (LOGIN, 403, 200, 200, 403, 200, 403),
-    # Logins (issue 15): a player's login page and its actions (organisers of the player's club),
+    # Logins: a player's login page and its actions (organisers of the player's club),
     # one's own account page (every login), and the welcome page of a one-time link, which
     # anyone holding the link opens, logged in or not (url_for makes a live link, which
     # redirects to the form's own address: tests/club/test_login_pages.py).
@@ -77,7 +77,7 @@ PAGES = {
     "club:session_delete": (LOGIN, 403, 403, 405, 403, 405, 403),
     "web:session": (PUBLISHED, 200, 200, 200, 404, 404, PUBLISHED_OR_403),
     "web:session_export": (PUBLISHED, 200, 200, 200, 404, 404, PUBLISHED_OR_403),
-    # The live board (issue 15): members of its session's club always see it, members of no
+    # The live board: members of its session's club always see it, members of no
     # club while that club publishes its standings, everyone else gets 404.
     "web:board": (PUBLISHED, 200, 200, 200, 404, 404, PUBLISHED),
     # Its refresh, asked for without htmx (an address bar): sent to the board.
@@ -91,7 +91,7 @@ PAGES = {
     "web:checkin_unpaid": (LOGIN, 403, 403, 405, 403, 405, 403),
     "web:checkin_undo": (LOGIN, 403, 403, 405, 403, 405, 403),
     "games:round_draw": (LOGIN, 403, 403, 405, 403, 405, 403),
-    # Issue 15: the round page is public while the club publishes its standings (find your
+    # The round page is public while the club publishes its standings (find your
     # name); its seating chart (the tables' links) stays the members'.
     "games:round": (PUBLISHED, 200, 200, 200, 404, 404, PUBLISHED_OR_403),
     "games:round_print": (LOGIN, 200, 200, 200, 404, 404, 403),
@@ -108,7 +108,7 @@ PAGES = {
     "money:session_settle": (LOGIN, 403, 403, 405, 403, 405, 403),
     "money:settlement": (LOGIN, 200, 200, 200, 404, 404, 403),
     "money:session_reopen": (LOGIN, 403, 403, 405, 403, 405, 403),
-    # Skunk coins (issue 14): taken and handed back by whoever takes the fees.
+    # Skunk coins: taken and handed back by whoever takes the fees.
     "money:skunk_coin_paid": (LOGIN, 403, 403, 405, 403, 405, 403),
     "money:skunk_coins_collect": (LOGIN, 403, 403, 405, 403, 405, 403),
     "money:skunk_coin_back": (LOGIN, 403, 403, 405, 403, 405, 403),
@@ -123,7 +123,7 @@ PAGES = {
     "scoring:dispute_rule": (LOGIN, 403, 405, 405, 403, 405, 403),
     "scoring:dispute_appeal": (LOGIN, 405, 405, 405, 405, 405, 403),
     "scoring:session_report": (LOGIN, 403, 200, 200, 403, 404, 403),
-    # A table's link (issue 15): anyone holding it, logged in or not, of any club, while its
+    # A table's link: anyone holding it, logged in or not, of any club, while its
     # round is open (tests/games/test_table_views.py: the refusals). Its forms are POST only.
     "table:page": (200, 200, 200, 200, 200, 200, 200),
     "table:result": (405, 405, 405, 405, 405, 405, 405),
@@ -132,7 +132,7 @@ PAGES = {
     "table_claims:dispute_open": (405, 405, 405, 405, 405, 405, 405),
 }
 # Addresses whose token is the key: whoever holds a table's link reads that table and posts to
-# it, logged in or not, whatever their club (issue 15). tests/security's club-scoping checks
+# it, logged in or not, whatever their club. tests/security's club-scoping checks
 # leave them out; tests/games/test_table_views.py checks that a link reaches its own table only.
 LINK_IS_THE_KEY = {
     "table:page",
@@ -141,9 +141,9 @@ LINK_IS_THE_KEY = {
     "table_claims:claim_new",
     "table_claims:dispute_open",
 }
-# The table link's forms: anonymous posts that write, but only their own table's rows (DESIGN.md
-# "People": anonymous users write nothing but a table's result through its link; issue 15 adds
-# its claims and calls for a judge).
+# The table link's forms: anonymous posts that write, but only their own table's rows
+# (docs/design.md "People and what they do": "Anonymous visitors write nothing but what a table's
+# link allows": its result, its claims and calls for a judge).
 TABLE_LINK_POSTS = LINK_IS_THE_KEY - {"table:page"}
 # Not pages: the logout action (POST only) and the admin, which Django guards itself.
 NOT_PAGES = {"logout"}

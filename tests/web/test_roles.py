@@ -52,8 +52,8 @@ def test_header_role_is_the_highest_group():
 
 
 def test_a_login_with_no_player_record_has_no_role_anywhere():
-    """Roles are per club (docs/design.md "People"): the organisers group alone, with no player
-    record, gives no permission and no role in the header (issue 13, defect 1)."""
+    """Roles are per club (docs/design.md "People and what they do"): the organisers group
+    alone, with no player record, gives no permission and no role in the header."""
     loose = UserFactory(role="organisers")
     assert user_role(loose) == ""
     assert not loose.has_perm("club.change_club")

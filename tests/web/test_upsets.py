@@ -1,6 +1,6 @@
-"""The ratings' upsets of a session (issue 18) on the live board and the session page: a win the
-ratings gave the lowest chance, with the winners, the losers, the chance and where. The board
-shows them under the latest results (its highlights must fit a TV)."""
+"""The ratings' upsets of a session on the live board and the session page: a win the ratings gave
+the lowest chance, with the winners, the losers, the chance and where. The board shows them under
+the latest results (its highlights must fit a TV)."""
 
 import datetime as dt
 

@@ -11,16 +11,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from club import accounts
-from club.models import Player
 from tests.factories import PlayerFactory, SessionFactory
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def organiser(member):
-    user = member("organiser")
-    return user, Player.objects.get(user=user)
 
 
 def at(date: dt.date, hour: int, minute: int) -> dt.datetime:
@@ -32,7 +25,7 @@ def sam(club, organiser, clock):
     """Sam Smith, whose PIN was set eight days ago."""
     clock.now = at(timezone.localdate() - dt.timedelta(days=8), 9, 0)
     player = PlayerFactory(club=club, display_name="Sam Smith")
-    accounts.pin_set(player=player, actor=organiser[0], pin="2468")
+    accounts.pin_set(player=player, actor=organiser, pin="2468")
     return player
 
 
@@ -56,7 +49,7 @@ def test_the_organiser_sees_wrong_pins_typed_this_session(client, club, organise
     type_wrong(last_week, sam, 2, clock)
     clock.now = at(today.date, 10, 2)
     type_wrong(today, sam, 5, clock)
-    client.force_login(organiser[0])
+    client.force_login(organiser)
     page = client.get(reverse("web:session", args=[today.pk]))
     text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", notice(page)))
     assert "Sam Smith: 5 wrong PINs at a table this session, the last at 10:04 AM" in text
@@ -74,8 +67,8 @@ def test_a_new_pin_set_since_is_said_instead_of_the_link(client, club, organiser
     today = SessionFactory(club=club, date=timezone.localdate())
     clock.now = at(today.date, 10, 0)
     type_wrong(today, sam, 4, clock)
-    accounts.pin_set(player=sam, actor=organiser[0], pin="1357")
-    client.force_login(organiser[0])
+    accounts.pin_set(player=sam, actor=organiser, pin="1357")
+    client.force_login(organiser)
     shown = notice(client.get(reverse("web:session", args=[today.pk])))
     assert "Sam Smith: 4 wrong PINs" in re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", shown))
     assert "A new PIN was set since" in shown
@@ -84,7 +77,7 @@ def test_a_new_pin_set_since_is_said_instead_of_the_link(client, club, organiser
 
 def test_no_notice_without_wrong_pins(client, club, organiser, sam):
     today = SessionFactory(club=club, date=timezone.localdate())
-    client.force_login(organiser[0])
+    client.force_login(organiser)
     assert notice(client.get(reverse("web:session", args=[today.pk]))) == ""
 
 

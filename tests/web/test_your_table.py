@@ -1,8 +1,8 @@
-""" "Find your table" on the home page (issue 15, point 6): a logged-in member seated in their
-current round sees "Your table: round 2, table 5, with Bill Dawson" linking to the game page;
-checked in but not yet drawn, "You are checked in for today; round N is not drawn yet";
-otherwise nothing. The current round is the latest round drawn of the latest open session of the
-club the member is checked in at (games.selectors, docs/decisions.md).
+""" "Find your table" on the home page: a logged-in member seated in their current round sees "Your
+table: round 2, table 5, with Bill Dawson" linking to the game page; checked in but not yet drawn,
+"You are checked in for today; round N is not drawn yet"; otherwise nothing. The current round is
+the latest round drawn of the latest open session of the club the member is checked in at
+(games.selectors, docs/decisions.md).
 
 Terms: *pat* is a player with a login (the member asking); *session* is today's session of
 `club`, with pat and five others checked in.
@@ -21,11 +21,6 @@ from games.models import Game
 from tests.factories import PlayerFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def organiser(member):
-    return member("organiser")
 
 
 @pytest.fixture

@@ -4,7 +4,7 @@ Sections: `history` (how long `seed_history` took to build each history), `pages
 query counts and render times on 1 and on 10 years of history, the live board's refresh and the
 table page among them, ops.benchmarks),
 `standings_throughput` (gunicorn, season standings against the trivial health view),
-`ratings` (issue 18, on the larger history: rebuilding every rating from scratch, and confirming
+`ratings` (on the larger history: rebuilding every rating from scratch, and confirming
 one result of this morning's session, which replays the ratings from it: ops.ratings_bench),
 `sqlite_writes` (gunicorn on a SQLite file with the demo club, phones checking players in and
 posting results at once: writes per second and errors, ops.sqlite_writes),
@@ -13,8 +13,8 @@ and 95th-percentile milliseconds per request), `draw` (six rounds of 100 players
 each mode, with and without a season of earlier meetings: milliseconds per round, ops.draw_bench;
 `--draw` runs this section alone), `engine` (the scoring engine's own figures,
 `scoring.engine.bench`, with `discard`: the discard advisor's engine on 200 random dealt hands of
-six and of five cards, median and worst ms against issue 17's 100 ms and 500 ms) and `targets`
-(each target and whether it holds). Timings are wall-clock on this machine and noisy: compare
+six and of five cards, median and worst ms against the targets of 100 ms and 500 ms) and `targets`
+(each target and whether it holds). Timings are wall-clock and noisy: compare
 figures from one run with each other, not across runs.
 
 `--quick` is a smoke run (small samples, no history); `--pages` is the child run that times the
@@ -148,8 +148,8 @@ class Command(BaseCommand):
 
 
 def targets(report: dict) -> dict:
-    """Each target of docs/design.md's "Performance and scale" and issues 8, 17 and 18, and
-    whether it holds."""
+    """Each benchmark target (docs/scoring-engine.md, docs/draw.md and docs/decisions.md give
+    them and their reasons), and whether it holds."""
     held = {
         "score_hand_per_second_at_least_200000": (
             report["engine"]["score_hand_per_second"] >= 200_000
@@ -157,7 +157,7 @@ def targets(report: dict) -> dict:
         "distributions_under_5_seconds": report["engine"]["distribution_seconds"] < 5,
         f"draw_100_players_under_{draw_bench.TARGET_MS}_ms": report["draw"]["under_target"],
     }
-    for size, timing in report["engine"]["discard"].items():  # issue 17: the worst hand
+    for size, timing in report["engine"]["discard"].items():  # the worst hand of each size
         held[f"discard_{size}_under_{timing['target_ms']}_ms"] = timing["meets_target"]
     if "pages" in report:
         pages = list(report["pages"].values())
@@ -171,7 +171,7 @@ def targets(report: dict) -> dict:
         held["standings_throughput_at_least_a_third"] = report["standings_throughput"][
             "meets_target"
         ]
-    if "ratings" in report:  # issue 18, on the larger history
+    if "ratings" in report:  # on the larger history
         ratings = report["ratings"]
         years = ratings["history_years"]
         held[f"rebuild_{years}_years_under_{ratings['rebuild_target_s']}_s"] = ratings[

@@ -405,4 +405,4 @@ def test_forty_players_draw_fast(mode: str) -> None:
     draw = draw_round(entrants=players, mode=mode, seed=7, history=history, rounds_remaining=1)
     elapsed = time.perf_counter() - started
     assert draw.session_repeats == 0
-    assert elapsed < 2.0, elapsed  # about 0.1-0.3 s on the club's 2-core machine
+    assert elapsed < 2.0, elapsed  # far above a usual draw of 40, so only a runaway search fails

@@ -1,14 +1,24 @@
-"""games/draw/budgets.py: the seeded chance every draw uses, and step budgets that stop a search
-by count, never by the clock."""
+"""The draw's one source of chance (`games.draw.Chance`), and searches that stop by counting their
+steps, never by reading the clock, so that a stored seed replays the same draw on any computer
+however busy it is.
+
+Terms: a *hard draw* is one whose searches run to their budgets: forty players in a session whose
+earlier rounds left few pairs unmet, and a season in which most pairs met.
+"""
+
+import dataclasses
+import random
+import time
+from itertools import combinations
 
 import pytest
 
-from games.draw import budgets
-from games.draw.budgets import _Chance, _OutOfSteps, _Steps
+from games.draw import Chance, DrawHistory, draw_round
+from tests.games.draw.drawing import MODES, play_session, seatings
 
 
 def test_chance_is_a_function_of_the_seed_alone():
-    first, again, other = _Chance(41), _Chance(41), _Chance(42)
+    first, again, other = Chance(41), Chance(41), Chance(42)
     draws = [first.below(10) for _ in range(50)]
     assert draws == [again.below(10) for _ in range(50)]
     assert draws != [other.below(10) for _ in range(50)]
@@ -17,31 +27,61 @@ def test_chance_is_a_function_of_the_seed_alone():
 
 @pytest.mark.parametrize("n", [1, 2, 7, 1000])
 def test_below_stays_in_range(n):
-    chance = _Chance(3)
+    chance = Chance(3)
     assert all(0 <= chance.below(n) < n for _ in range(200))
 
 
 def test_shuffle_is_a_seeded_permutation():
     items = list(range(20))
     a, b = list(items), list(items)
-    _Chance(5).shuffle(a)
-    _Chance(5).shuffle(b)
+    Chance(5).shuffle(a)
+    Chance(5).shuffle(b)
     assert a == b and sorted(a) == items and a != items
 
 
-def test_steps_run_out_only_past_the_budget():
-    steps = _Steps(3)
-    steps.spend()
-    steps.spend(2)
-    assert steps.left == 0
-    with pytest.raises(_OutOfSteps):
-        steps.spend()
+def test_chance_is_random_random_of_the_seed():
+    """What Python promises to keep across versions: the seeding and `random()` alone."""
+    chance, plain = Chance(7), random.Random(7)
+    assert [chance.random() for _ in range(5)] == [plain.random() for _ in range(5)]
+    assert Chance(7).below(10) == int(random.Random(7).random() * 10)
 
 
-def test_budgets_are_counts():
-    names = [name for name in dir(budgets) if name.endswith("_STEPS")]
-    assert len(names) >= 6
-    assert all(
-        isinstance(getattr(budgets, name), int) and getattr(budgets, name) > 0 for name in names
-    )
-    assert budgets.EXACT_LIMIT == 16
+def hard_draws(mode: str) -> list:
+    players = list(range(1, 41))
+    rng = random.Random(40)
+    season = {
+        frozenset(pair): rng.randint(1, 5)
+        for pair in combinations(players, 2)
+        if rng.random() < 0.8
+    }
+    history = DrawHistory.from_rounds(play_session(players, mode=mode, seed=1, rounds=5))
+    history = dataclasses.replace(history, season_opponents=season)
+    return [
+        draw_round(entrants=players, mode=mode, seed=seed, history=history, rounds_remaining=2)
+        for seed in range(3)
+    ]
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_draw_never_reads_the_clock(monkeypatch, mode):
+    """Every search is bounded by a count of steps: with every clock of the time module stopped
+    (reading one fails the test), hard draws come out seat for seat as they do with the clock."""
+    expected = [seatings(draw) for draw in hard_draws(mode)]
+
+    def stopped(*args, **kwargs):
+        raise AssertionError("the draw read the clock")
+
+    for name in (
+        "time",
+        "time_ns",
+        "monotonic",
+        "monotonic_ns",
+        "perf_counter",
+        "perf_counter_ns",
+        "process_time",
+        "process_time_ns",
+        "thread_time",
+        "thread_time_ns",
+    ):
+        monkeypatch.setattr(time, name, stopped)
+    assert [seatings(draw) for draw in hard_draws(mode)] == expected

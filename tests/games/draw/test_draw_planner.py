@@ -1,56 +1,112 @@
-"""games/draw/planner.py: repeat-free rounds, how many can still follow (the horizon), and the
-lookahead that keeps them possible."""
+"""Repeat-free rounds, how many can still follow (the horizon), and the look-ahead that keeps them
+possible, through `draw_round` alone.
 
-from games.draw.budgets import _Chance, _Steps
-from games.draw.planner import _after, _horizon, _Lookahead, _may_last, _repeat_free_rounds
-from games.draw.problem import _build_problem
-from games.draw.types import DrawHistory
+Terms: as in tests/games/draw/drawing.py (a *session*, *brute force*) and
+tests/games/draw/repeat_free.py (*repeat-free*); a *dead end* is a repeat-free round after which
+no repeat-free round of the same entrants can follow, and a *trap* a history where some
+repeat-free rounds are dead ends and others are not, so only looking ahead avoids them.
+"""
 
+import random
+from itertools import combinations
 
-def problem_of(players, met=()):
-    return _build_problem(players, "singles", DrawHistory(session_opponents={m: 1 for m in met}))
+import pytest
 
+from games.draw import DrawHistory, draw_round
+from tests.games.draw.drawing import all_rounds, is_fair, play_session, round_key, seatings
+from tests.games.draw.repeat_free import repeat_free_round_exists
 
-def test_four_players_have_three_repeat_free_rounds():
-    """Four players meet each other in three rounds of two tables (K4 has three matchings)."""
-    horizon, first = _horizon(problem_of([1, 2, 3, 4]), 6, _Chance(1))
-    assert horizon == 3 and first is not None
-
-
-def test_a_met_pair_shortens_the_horizon():
-    horizon, first = _horizon(problem_of([1, 2, 3, 4], met=[(1, 2), (3, 4)]), 6, _Chance(1))
-    assert horizon == 2
-    assert sorted(map(sorted, first)) != [[0, 1], [2, 3]]  # never the pairs that met
+FOUR = [1, 2, 3, 4]
 
 
-def test_repeat_free_rounds_use_only_unmet_pairs():
-    problem = problem_of([1, 2, 3, 4, 5, 6], met=[(1, 2), (3, 4)])
-    rounds = list(
-        _repeat_free_rounds(problem.unmet, problem.threes, problem.shape, _Chance(2), _Steps(10**5))
-    )
-    assert rounds
-    for groups in rounds:
-        for a, b in groups:
-            assert problem.unmet[a] >> b & 1
+def met(*pairs) -> DrawHistory:
+    return DrawHistory(session_opponents={pair: 1 for pair in pairs})
 
 
-def test_may_last_refuses_a_player_with_too_few_unmet():
-    problem = problem_of([1, 2, 3, 4], met=[(1, 2), (1, 3)])
-    assert not _may_last(problem.unmet, problem.threes, problem.shape, 2)
-    assert _may_last(problem.unmet, problem.threes, problem.shape, 1)
+def opponents(draw) -> set[frozenset]:
+    return {pair for table in draw.tables for pair in table.opponents()}
 
 
-def test_after_a_round_its_pairs_have_met():
-    problem = problem_of([1, 2, 3, 4])
-    adj, threes, _ = _after(problem.unmet, problem.threes, [(0, 1), (2, 3)])
-    assert not adj[0] >> 1 & 1 and not adj[2] >> 3 & 1 and adj[0] >> 2 & 1
-    assert threes == problem.threes
+@pytest.mark.parametrize("seed", range(10))
+def test_four_players_have_three_repeat_free_rounds(seed):
+    """Four players meet each other in three rounds of two tables (K4 has three matchings); a
+    fourth round must repeat, and no round repeats a pair of the rounds before it until then."""
+    draws = play_session(FOUR, mode="singles", seed=seed, rounds=4)
+    assert [draw.session_repeats for draw in draws] == [0, 0, 0, 2]
+    assert len(set.union(*(opponents(draw) for draw in draws[:3]))) == 6
 
 
-def test_the_lookahead_refuses_a_round_that_ends_the_run_early():
-    problem = problem_of([1, 2, 3, 4])
-    assert _Lookahead(problem, 0, _Chance(1))(((0, 1), (2, 3)))  # nothing to keep: any round
-    keep_two = _Lookahead(problem, 2, _Chance(1))
-    assert keep_two(((0, 1), (2, 3)))  # the other two matchings can follow
-    met = problem_of([1, 2, 3, 4], met=[(1, 3), (2, 4)])
-    assert not _Lookahead(met, 2, _Chance(1))(((0, 1), (2, 3)))  # then only one is left
+@pytest.mark.parametrize("seed", range(10))
+def test_a_met_pair_shortens_the_horizon(seed):
+    """With 1-2 and 3-4 met, two repeat-free rounds are left, and the draw never seats those
+    pairs again while it need not."""
+    history = met((1, 2), (3, 4))
+    draws = play_session(FOUR, mode="singles", seed=seed, rounds=3, history=history)
+    assert [draw.session_repeats for draw in draws] == [0, 0, 2]
+    assert not opponents(draws[0]) & {frozenset((1, 2)), frozenset((3, 4))}
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_repeat_free_rounds_use_only_unmet_pairs(seed):
+    history = met((1, 2), (3, 4))
+    draw = draw_round(entrants=range(1, 7), mode="singles", seed=seed, history=history)
+    assert draw.session_repeats == 0
+    assert not opponents(draw) & {frozenset((1, 2)), frozenset((3, 4))}
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_a_player_with_too_few_unmet_players_ends_the_run(seed):
+    """Player 1 met 2 and 3: only 1-4 is left for him, so one repeat-free round, then a repeat."""
+    history = met((1, 2), (1, 3))
+    draws = play_session(FOUR, mode="singles", seed=seed, rounds=2, history=history)
+    assert [draw.session_repeats for draw in draws] == [0, 1]
+    assert frozenset((1, 4)) in opponents(draws[0])
+
+
+def dead_end(players, mode, history, tables) -> bool:
+    return not repeat_free_round_exists(players, mode, history.with_round(tables))
+
+
+def repeat_free_rounds(players, mode, history):
+    for tables in all_rounds(players, mode):
+        if is_fair(tables, history) and round_key(tables, history)[0] == 0:
+            yield tables
+
+
+@pytest.mark.parametrize(("mode", "sizes"), [("singles", (6, 8, 10)), ("partners", (8,))])
+def test_the_look_ahead_never_draws_a_dead_end_it_can_avoid(mode, sizes):
+    """Against brute force over every repeat-free round: asked to keep two rounds repeat-free,
+    the draw never draws a dead end while a repeat-free round that is none exists. Traps occur
+    among these histories, and a draw asked to keep only this round repeat-free falls into some:
+    the look-ahead is what avoids them."""
+    rng = random.Random(len(mode))
+    traps = fallen = 0
+    for case in range(60):
+        players = list(range(1, rng.choice(sizes) + 1))
+        density = rng.choice((0.3, 0.4, 0.5))
+        pairs = list(combinations(players, 2))
+        history = DrawHistory(
+            session_opponents={pair: 1 for pair in pairs if rng.random() < density},
+            season_opponents={pair: rng.randint(1, 3) for pair in pairs if rng.random() < 0.5},
+        )
+        ends = [
+            dead_end(players, mode, history, r) for r in repeat_free_rounds(players, mode, history)
+        ]
+        if False not in ends:
+            continue  # nothing to keep: every repeat-free round (if any) is a dead end
+        if True in ends:
+            traps += 1
+            fallen += any(
+                dead_end(players, mode, history, seatings(short))
+                for short in (
+                    draw_round(entrants=players, mode=mode, seed=seed, history=history)
+                    for seed in range(10)
+                )
+                if short.session_repeats == 0
+            )
+        draw = draw_round(
+            entrants=players, mode=mode, seed=case, history=history, rounds_remaining=2
+        )
+        assert draw.session_repeats == 0, (case, history)
+        assert not dead_end(players, mode, history, seatings(draw)), (case, history)
+    assert traps and fallen

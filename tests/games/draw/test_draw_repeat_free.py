@@ -1,5 +1,5 @@
-"""No avoidable repeat opponent (issue 14, point 9; DESIGN.md "A Thursday, step by step", item 3:
-the draw "avoids repeat opponents within the session first").
+"""No avoidable repeat opponent (docs/design.md "A Thursday, step by step", step 3: the draw "avoids
+repeat opponents within the session first").
 
 Definitions (``repeat_free.py``): a *legal seating* keeps the table shapes and a fair 3-player
 table; a round has an *avoidable repeat* when it seats two players as opponents again although
@@ -11,8 +11,8 @@ against brute force over every seating of small rounds.
 A session-level test adds foresight where it is cheap to prove: 13 partners players can play
 six rounds with no repeat opponent (``THIRTEEN`` is such a session), and since every first
 round of 13 players is a relabelling of every other, any 13-player session with a repeat had
-an avoidable one. The draw used to repeat in 6 of these 30 sessions (its look-ahead budget ran
-out before it found the rest of a repeat-free session).
+an avoidable one. A look-ahead whose budget runs out before it finds the rest of a repeat-free
+session repeats in 6 of these 30 sessions.
 """
 
 import random
@@ -20,11 +20,8 @@ from itertools import combinations
 
 import pytest
 
-from games.draw import DrawHistory, table_sizes
-from games.draw.budgets import _Chance
-from games.draw.feasible import _exact_round
-from games.draw.problem import _build_problem, _group_pairs
-from tests.games.draw.drawing import best_key, is_fair, play_session, random_history
+from games.draw import DrawHistory, DrawTable, draw_round, table_sizes
+from tests.games.draw.drawing import best_key, is_fair, play_session, random_history, seatings
 from tests.games.draw.repeat_free import avoidable_repeats, repeat_free_round_exists
 
 SESSIONS = 100
@@ -52,24 +49,28 @@ def test_the_exact_check_agrees_with_brute_force():
 
 
 @pytest.mark.parametrize(("mode", "low", "high"), [("singles", 2, 60), ("partners", 2, 24)])
-def test_the_exact_search_finds_a_repeat_free_round_exactly_when_there_is_one(mode, low, high):
-    """The draw's fallback (games/draw/feasible.py) on hostile histories: a legal repeat-free
-    round whenever the tests' check says there is one, and None only when there is none."""
+def test_a_round_has_no_repeat_exactly_when_one_is_possible(mode, low, high):
+    """On hostile histories, whatever the budgeted searches find: the draw is repeat-free
+    whenever the tests' exact check says a repeat-free round exists, and has a repeat only when
+    none does; a repeat-free draw keeps the table sizes and a fair 3-player table."""
     rng = random.Random(high)
     found = 0
     for case in range(SESSIONS):
         players = sorted(rng.sample(range(1, 500), rng.randint(low, high)))
         history = hostile_history(players, rng)
-        problem = _build_problem(players, mode, history)
-        groups = _exact_round(problem, _Chance(case))
-        assert (groups is not None) == repeat_free_round_exists(players, mode, history)
-        if groups is None:
+        draw = draw_round(entrants=players, mode=mode, seed=case, history=history)
+        possible = repeat_free_round_exists(players, mode, history)
+        assert (draw.session_repeats == 0) == possible, (case, len(players))
+        if not possible:
             continue
         found += 1
-        assert sorted(i for group in groups for i in group) == list(range(len(players)))
-        assert sorted(map(len, groups)) == sorted(table_sizes(len(players), mode))
-        assert all(problem.unmet[a] >> b & 1 for g in groups for a, b in _group_pairs(g))
-        assert is_fair([tuple(players[i] for i in group) for group in groups], history)
+        tables = seatings(draw)
+        assert sorted(pid for seats in tables for pid in seats) == players
+        assert [len(seats) for seats in tables] == table_sizes(len(players), mode)
+        assert not {pair for seats in tables for pair in pairs(seats)} & set(
+            history.session_opponents
+        )
+        assert is_fair(tables, history)
     assert 20 < found < SESSIONS  # both answers occur
 
 
@@ -104,12 +105,12 @@ def test_thirteen_partners_players_can_play_six_rounds_without_a_repeat_opponent
 
 
 def pairs(seats):
-    return [frozenset(pair) for pair in _group_pairs(seats)]
+    return DrawTable(number=1, seats=tuple(seats)).opponents()
 
 
 def test_thirteen_partners_players_never_repeat_an_opponent_in_a_session():
-    """The issue's case: 30 seeded six-round sessions of 13 partners players (the draw used to
-    repeat an opponent in round 6 of 6 of them)."""
+    """30 seeded six-round sessions of 13 partners players, each drawn with no repeat opponent
+    (a look-ahead too short of budget repeats one in round 6 of 6 of them)."""
     players = list(range(1, 14))
     for seed in range(1, 31):
         draws = play_session(players, mode="partners", seed=seed)

@@ -1,39 +1,64 @@
-"""games/draw/seating.py: table numbers by size, random seats within a table with partners kept
-opposite, and the repeats of a drawn round counted against its history."""
+"""How a drawn round is seated, through `draw_round` alone: tables numbered by size, random among
+tables of one size; seats drawn within a table; a partners table keeps its partners opposite
+whatever its seats; and the drawn round's repeats counted against its history."""
 
-from games.draw.budgets import _Chance
-from games.draw.seating import _make_draw, _seat
-from games.draw.types import DrawHistory
+import random
+from itertools import combinations
+
+import pytest
+
+from games.draw import DrawHistory, draw_round
+from tests.games.draw.drawing import round_key, seatings
+
+THIRTEEN = list(range(1, 14))
 
 
-def test_tables_are_numbered_by_size_and_partners_stay_opposite():
-    groups = [(0, 1), (2, 3, 4, 5), (6, 7, 8), (9, 10, 11, 12)]
-    ids = [100 + i for i in range(13)]
-    for seed in range(10):
-        tables = _seat(groups, ids, "partners", _Chance(seed))
-        assert [len(t) for t in tables] == [4, 4, 3, 2]
-        for seats in tables[:2]:
-            pairs = {frozenset((seats[0], seats[2])), frozenset((seats[1], seats[3]))}
-            assert pairs in (
-                {frozenset((102, 104)), frozenset((103, 105))},
-                {frozenset((109, 111)), frozenset((110, 112))},
-            )
-        assert sorted(tables[2]) == [106, 107, 108] and sorted(tables[3]) == [100, 101]
+def test_tables_are_numbered_by_size_and_drawn_among_tables_of_one_size():
+    firsts = set()
+    for seed in range(20):
+        draw = draw_round(entrants=THIRTEEN, mode="partners", seed=seed)
+        assert [len(table.seats) for table in draw.tables] == [4, 4, 3, 2]
+        assert [table.number for table in draw.tables] == [1, 2, 3, 4]
+        firsts.add(frozenset(draw.tables[0].seats))
+    assert len(firsts) > 10
 
 
 def test_seats_within_a_table_are_drawn():
-    orders = {_seat([(0, 1, 2)], [1, 2, 3], "singles", _Chance(seed))[0] for seed in range(30)}
+    orders = {
+        draw_round(entrants=[1, 2, 3], mode="singles", seed=seed).tables[0].seats
+        for seed in range(30)
+    }
     assert len(orders) > 3
 
 
-def test_a_drawn_round_counts_its_repeats():
+def test_a_partners_table_keeps_its_partners_opposite_whatever_its_seats():
+    """1 and 2 met as opponents, so the draw pairs them; their seats differ from draw to draw
+    but they always sit opposite each other (seats 0 & 2 or 1 & 3)."""
+    history = DrawHistory(session_opponents={(1, 2): 1})
+    seats = set()
+    for seed in range(30):
+        (table,) = draw_round(
+            entrants=[1, 2, 3, 4], mode="partners", seed=seed, history=history
+        ).tables
+        assert frozenset((1, 2)) in table.partners()
+        seats.add(table.seats)
+    assert len(seats) > 4
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_a_drawn_round_counts_its_repeats(seed):
+    """Every pair of eight partners players met this session, so every round repeats; half the
+    pairs met in the season and half were partners: each drawn round's counts are its own."""
+    players = list(range(1, 9))
+    rng = random.Random(seed)
+    pairs = list(combinations(players, 2))
     history = DrawHistory(
-        session_opponents={(1, 2): 1},
-        season_opponents={(3, 4): 2, (1, 2): 1},
-        session_partners={(5, 7): 1},
+        session_opponents={pair: 1 for pair in pairs},
+        season_opponents={pair: 2 for pair in pairs if rng.random() < 0.5},
+        session_partners={pair: 1 for pair in pairs if rng.random() < 0.5},
     )
-    draw = _make_draw(
-        seed=5, mode="partners", seatings=[(1, 2), (3, 4), (5, 6, 7, 8)], history=history
-    )
-    assert (draw.session_repeats, draw.season_repeats, draw.partner_repeats) == (1, 2, 1)
-    assert [t.number for t in draw.tables] == [1, 2, 3] and draw.history is history
+    draw = draw_round(entrants=players, mode="partners", seed=seed, history=history)
+    key = round_key(seatings(draw), history)
+    assert draw.session_repeats == 8
+    assert (draw.session_repeats, draw.partner_repeats, draw.season_repeats) == key[::2]
+    assert [table.number for table in draw.tables] == [1, 2] and draw.history is history

@@ -1,8 +1,8 @@
-"""Seeded determinism across the split: the stored draws of `fixtures/draw_seeds.json`, made by
-the single-module draw before it became the `games/draw/` package, come out the same today
-(7 partners cases were redrawn deliberately in issue 14: a larger look-ahead budget, the local
-search counting a partners swap as four steps so that 100 players draw in under 0.3 s, and the
-searches stopping once the look-ahead can accept nothing more).
+"""Seeded determinism across the split: the stored draws of `fixtures/draw_seeds.json`, made by the
+single-module draw before it became the `games/draw/` package, come out the same today (7 partners
+cases were redrawn deliberately: a larger look-ahead budget, the local search counting a partners
+swap as four steps so that 100 players draw in under 0.3 s, and the searches stopping once the
+look-ahead can accept nothing more).
 
 Terms: a *case* is one call's inputs (entrants in the order given, mode, seed, rounds remaining
 and the history as plain pairs and counts) and the draw it gave then: the tables in number order

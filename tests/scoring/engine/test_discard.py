@@ -1,4 +1,4 @@
-"""The discard engine (issue 17): every value checked to the last digit against a naive oracle.
+"""The discard engine: every value checked to the last digit against a naive oracle.
 
 Terms:
 - *oracle*: ``naive_values`` below: for each discard, the kept hand counted with every unseen

@@ -1,5 +1,5 @@
-"""The discard engine against the rule texts' advice on laying away (issue 17), as properties over
-seeded random hands.
+"""The discard engine against the rule texts' advice on laying away, as properties over seeded
+random hands.
 
 Terms:
 - *place* of a discard X among a hand's discards: how many discards have a strictly higher net than
@@ -8,11 +8,11 @@ Terms:
   (``dealer=True``) or the other side's (``dealer=False``). The hand and crib values are the same
   for both; only net = hand ± crib changes, so a discard's place moves with its crib value.
 
-The issue asks that "a dealer never prefers laying a 5 away less than the same hand's pone does",
-i.e. that a discard holding a 5 is placed no worse for the dealer than for the pone. Taken literally
-over all discards that is false at two players: a pair or two touching cards can be worth more in
-the crib than a 5 with a wide card, and then it moves ahead of the 5 for the dealer only
-(``test_the_literal_form_fails_at_two_players`` shows a hand). The club's text says as much:
+The advice read most simply says "a dealer never prefers laying a 5 away less than the same hand's
+pone does", i.e. that a discard holding a 5 is placed no worse for the dealer than for the pone.
+Taken literally over all discards that is false at two players: a pair or two touching cards can be
+worth more in the crib than a 5 with a wide card, and then it moves ahead of the 5 for the dealer
+only (``test_the_literal_form_fails_at_two_players`` shows a hand). The club's text says as much:
 "Laying out a pair is usually a poor choice too, and the same goes for sequential cards". What is
 tested instead, precisely:
 
@@ -69,7 +69,7 @@ def test_the_quoted_advice_is_in_the_rule_texts():
     # The texts are not shipped in the repository (docs/rules.md); where they are at hand, the
     # quotations above must be in them word for word (line breaks aside).
     if not RULES.exists():
-        pytest.skip("the rule texts are not on this machine")
+        pytest.skip("the rule texts are not beside the checkout")
     club = " ".join((RULES / "club-thursday-rules.md").read_text(encoding="utf-8").split())
     hoyle = " ".join((RULES / "hoyle.txt").read_text(encoding="utf-8").split())
     assert CLUB_FIVE in club and CLUB_SALT in club

@@ -37,7 +37,7 @@ from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from club.audit import ClubVerb, at_the_table, audit_record
+from club.audit import ClubVerb, at_the_table
 from club.locking import locked
 from club.models import (
     LOGIN_LINK_DAYS,
@@ -52,7 +52,8 @@ from club.pin_waits import LONGEST_WAIT, wait_after, wait_text
 from club.roles import JUDGES, ORGANISERS, PLAYERS
 from club.selectors import pin_tries
 from club.services import club_create, player_create
-from club.submissions import spend_token
+from core.audit import audit_record
+from core.submissions import spend_token
 
 # Role -> group, lowest first (the order the forms offer them in).
 ROLES = {"player": PLAYERS, "judge": JUDGES, "organiser": ORGANISERS}
@@ -264,7 +265,7 @@ def login_give(
 ) -> str:
     """Give a player without a login a new login (no usable password) in `role`, linked to the
     player; returns the raw token of its welcome link, where the player sets a password. `token`
-    is the form's one-time token (club.submissions): a second post of the form is AlreadySaved."""
+    is the form's one-time token (core.submissions): a second post of the form is AlreadySaved."""
     with transaction.atomic():
         # The token first: a second post of the form is AlreadySaved, not "username taken".
         spend_token(token=token, actor=actor)

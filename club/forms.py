@@ -13,7 +13,7 @@ from django.core.validators import RegexValidator
 
 from club.accounts import ROLES
 from club.models import Club, Player
-from club.web import OneTimeFormMixin
+from core.submissions import OneTimeFormMixin
 
 
 class HouseRulesForm(forms.ModelForm):

@@ -44,8 +44,8 @@ from club.models import LoginLink, Player
 from club.pin_waits import PIN_MEMORY_DAYS
 from club.qr import absolute_url, is_local_only, qr_svg
 from club.selectors import login_link_live, pin_tries, username_suggestion
-from club.submissions import AlreadySaved
 from club.web import ClubMixin, PageMixin, add_service_errors
+from core.submissions import AlreadySaved
 
 HANDOVER = "pegboard_login_handover"  # the session key of the link to show once
 WELCOME_TOKEN = "pegboard_welcome_token"  # the session key of the link being used

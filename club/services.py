@@ -17,9 +17,10 @@ from django.db import IntegrityError, transaction
 from django.db.models import F, ProtectedError
 from django.utils import timezone
 
-from club.audit import ClubVerb, audit_record, audit_record_many, plain
+from club.audit import ClubVerb
 from club.locking import lock_session, locked
 from club.models import CheckIn, Club, Player, Session
+from core.audit import audit_record, audit_record_many, plain
 
 PLAYER_FIELDS = ("display_name", "nickname", "user", "active", "joined")
 

@@ -7,9 +7,10 @@ from django.utils.html import format_html
 from django_tables2.export import TableExport
 
 from club.audit import AT_THE_TABLE
-from club.audit_log import AuditNames
-from club.models import AuditEntry, Player, Session
+from club.models import Player, Session
 from club.templatetags.pegboard import cents
+from core.audit_log import AuditNames
+from core.models import AuditEntry
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
@@ -99,7 +100,7 @@ class EditablePlayerTable(PlayerTable):
 
 
 class AuditDataColumn(tables.Column):
-    """An audit entry's data read to people (club.audit_log): "field: before → after" lines,
+    """An audit entry's data read to people (core.audit_log): "field: before → after" lines,
     names where the entry stores ids."""
 
     def render(self, value, table):

@@ -123,7 +123,7 @@ class PlayerUpdateView(PermissionRequiredMixin, ClubMixin, ServiceFormMixin, For
 
 
 class AuditLogView(PermissionRequiredMixin, ClubMixin, SingleTableMixin, FilterView):
-    permission_required = "club.view_auditentry"
+    permission_required = "core.view_auditentry"
     template_name = "club/audit_list.html"
     filterset_class = AuditFilter
     table_class = AuditTable

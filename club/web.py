@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import hashlib
 
-from django import forms
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.mixins import PermissionRequiredMixin
@@ -29,7 +28,6 @@ from django.shortcuts import get_object_or_404, redirect, render
 
 from club.models import Club, Session
 from club.selectors import current_club
-from club.submissions import STALE_FORM, TOKEN_FIELD, TOKEN_PATTERN, new_token
 
 MAX_PER_PAGE = 500
 
@@ -186,29 +184,3 @@ class PageMixin:
         return render(
             self.request, self.template_name, self.page_context(**overrides), status=status
         )
-
-
-class OneTimeFormMixin:
-    """A form saved once however often it is posted (club.submissions): it carries a one-time
-    token in a hidden field, made when the page renders and kept when the page renders again
-    with the form's errors. The view passes `form.submission_token()` to the service, which
-    spends it; a token that is not one of ours is a form error (the page is out of date).
-    Put it before `forms.Form` in the bases."""
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.fields[TOKEN_FIELD] = forms.CharField(
-            required=False, widget=forms.HiddenInput, initial=new_token()
-        )
-
-    def clean(self):
-        data = super().clean()
-        token = data.get(TOKEN_FIELD, "")
-        if TOKEN_FIELD in self.errors or (token and not TOKEN_PATTERN.fullmatch(token)):
-            self.errors.pop(TOKEN_FIELD, None)
-            data.pop(TOKEN_FIELD, None)
-            self.add_error(None, STALE_FORM)
-        return data
-
-    def submission_token(self) -> str:
-        return self.cleaned_data.get(TOKEN_FIELD) or ""

@@ -68,6 +68,7 @@ INSTALLED_APPS = [
     # Pegboard's apps, in their layers (docs/architecture.md): each imports only those above it
     # in this list. web syncs the role groups after migrate, so it comes after every app whose
     # permissions it gives out.
+    "core",
     "club",
     "games",
     "scoring",
@@ -206,6 +207,9 @@ STORAGES = {
 MESSAGE_STORAGE = "django.contrib.messages.storage.session.SessionStorage"
 
 DJANGO_TABLES2_TEMPLATE = "tables/table.html"
+
+# The model of a club: core's audit trail keeps each entry under one (core knows no app above it).
+PEGBOARD_CLUB_MODEL = "club.Club"
 
 # The club whose pages an anonymous visitor sees when several clubs share one site.
 PEGBOARD_DEFAULT_CLUB = os.environ.get("PEGBOARD_DEFAULT_CLUB", "")

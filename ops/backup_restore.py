@@ -34,8 +34,8 @@ from django.core.serializers.base import DeserializationError
 from django.db import DatabaseError, IntegrityError, connection, models, transaction
 from django.utils import timezone
 
-from club.audit import audit_record
 from club.models import Club
+from core.audit import audit_record
 from ops.audit import OpsVerb
 from ops.backup import (
     CLUB_ROWS,
@@ -192,14 +192,12 @@ def _session_start(row: dict, sessions: dict) -> dt.datetime:
 
 
 def _moved(label: object) -> object:
-    """Today's label of a model the file may name by the club app ("club.payout")."""
-    if isinstance(label, str) and label.startswith("club.") and label[5:] in MOVED_MODELS:
-        return "money." + label[5:]
-    return label
+    """Today's label of a model the file may name by its old app ("club.payout")."""
+    return MOVED_MODELS.get(label, label) if isinstance(label, str) else label
 
 
 def _read_moved_names(document: dict) -> None:
-    """Rename, in place, what an older file names by the club app: its rows' models, their
+    """Rename, in place, what an older file names by its old app: its rows' models, their
     counts and content types (natural keys). (Logins' permissions of their own, which older
     files could name so, are refused: ops.backup_checks.check_logins.)"""
     counts = document.get("counts")

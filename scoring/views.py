@@ -14,8 +14,8 @@ from django.urls import reverse
 from django.views.generic import TemplateView, View
 
 from club.models import Player, Session
-from club.submissions import AlreadySaved
 from club.web import ClubMixin, PageMixin, add_service_errors
+from core.submissions import AlreadySaved
 from games.models import Game
 from scoring import services
 from scoring.engine import DECK, SUITS

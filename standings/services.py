@@ -20,9 +20,9 @@ from __future__ import annotations
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
-from club.audit import audit_record
 from club.models import Club, Session
 from club.services import standings_changed
+from core.audit import audit_record
 from standings.audit import StandingsVerb
 from standings.ratings import Replayed, replay_from
 

@@ -12,8 +12,9 @@ from django.db import models
 from django.utils import timezone
 
 from club import rules
-from club.money import MONEY_FIELDS, MONEY_LIMIT_CENTS, money_validators
+from club.money import MONEY_FIELDS
 from club.rules import HouseRules
+from core.cents import MONEY_LIMIT_CENTS, money_validators
 
 GAME_TARGETS = rules.GAME_TARGETS
 

@@ -5,8 +5,8 @@ label."""
 from django import template
 
 from club.models import TableMode
-from club.money import format_cents
 from club.names import login_name, person_name
+from core.cents import format_cents
 
 register = template.Library()
 

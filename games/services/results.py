@@ -15,11 +15,12 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from club.audit import at_the_table, audit_record
+from club.audit import at_the_table
 from club.locking import lock_session, locked
 from club.models import Player
 from club.services import passes, session_require_open
-from club.submissions import spend_token
+from core.audit import audit_record
+from core.submissions import spend_token
 from games.audit import GameVerb
 from games.hooks import results_changed
 from games.models import Game, Result, ResultLine, ResultSource, ResultState, Round, Seat
@@ -188,7 +189,7 @@ def result_enter(
 
     A new entry replaces an unconfirmed draft (a side that disagrees enters its own scores,
     which the first side then confirms). A confirmed result is changed only by a correction.
-    The same form posted twice enters once (`token`: club.submissions).
+    The same form posted twice enters once (`token`: core.submissions).
     """
     with transaction.atomic():
         spend_token(token=token, actor=actor)

@@ -26,9 +26,10 @@ from django.db import transaction
 from django.utils import timezone
 
 from club.accounts import pin_verify
-from club.audit import at_the_table, audit_record
+from club.audit import at_the_table
 from club.models import Player
-from club.submissions import spend_token
+from core.audit import audit_record
+from core.submissions import spend_token
 from games.audit import GameVerb
 from games.hooks import results_changed
 from games.models import (

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from django.contrib.auth.models import AbstractBaseUser
 
-from club.audit import at_the_table, audit_record
+from club.audit import at_the_table
 from club.auth import member_player_id
 from club.models import Player
+from core.audit import audit_record
 from games.models import Game, Seat
 from scoring.audit import ScoringVerb
 from scoring.models import (

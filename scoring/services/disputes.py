@@ -9,11 +9,12 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from club.audit import at_the_table, audit_record
+from club.audit import at_the_table
 from club.locking import locked
 from club.models import Player
 from club.services import passes, standings_changed
-from club.submissions import spend_token
+from core.audit import audit_record
+from core.submissions import spend_token
 from games.models import ResultSource, ResultState
 from games.outcome import OutcomeError, game_outcome
 from games.services import lock_game, result_correct
@@ -47,7 +48,7 @@ def dispute_open(
     *, claim: Claim, actor: AbstractBaseUser, statement: str, token: str = ""
 ) -> Dispute:
     """A player of the game does not accept the outcome: the claim goes to the judges. Once per
-    claim; the same form posted twice is AlreadySaved (`token`: club.submissions)."""
+    claim; the same form posted twice is AlreadySaved (`token`: core.submissions)."""
     with transaction.atomic():
         spend_token(token=token, actor=actor)
         lock_game(claim.game)
@@ -136,7 +137,7 @@ def dispute_rule(
     A first ruling can be appealed once; the appeal's ruling, by a different judge, is final.
     When the ruling changes the points and the game's result is confirmed, the result gets a new
     version with the difference (through the result service); otherwise the ruling says why not.
-    The same form posted twice rules once (`token`: club.submissions).
+    The same form posted twice rules once (`token`: core.submissions).
     """
     reason = (reason or "").strip()
     with transaction.atomic():
@@ -229,7 +230,7 @@ def dispute_appeal(
     *, dispute: Dispute, actor: AbstractBaseUser, statement: str, token: str = ""
 ) -> Dispute:
     """A party appeals a first ruling, once; a different judge then rules, finally. The same
-    form posted twice appeals once (`token`: club.submissions)."""
+    form posted twice appeals once (`token`: core.submissions)."""
     statement = (statement or "").strip()
     with transaction.atomic():
         spend_token(token=token, actor=actor)

@@ -18,9 +18,10 @@ from django.utils import timezone
 
 from club import accounts
 from club.audit import ClubVerb
-from club.models import AuditEntry, LoginLink, Player, SubmissionToken, WrongPin
+from club.models import LoginLink, Player, WrongPin
 from club.roles import JUDGES, ORGANISERS, PLAYERS
-from club.submissions import AlreadySaved, new_token
+from core.models import AuditEntry, SubmissionToken
+from core.submissions import AlreadySaved, new_token
 from tests.factories import ClubFactory, PlayerFactory, SessionFactory, UserFactory
 
 pytestmark = pytest.mark.django_db

@@ -17,9 +17,10 @@ from django.utils import timezone
 from club import accounts
 from club.audit import ClubVerb
 from club.logins import HANDOVER, WELCOME_TOKEN
-from club.models import AuditEntry, LoginLink, Player
+from club.models import LoginLink, Player
 from club.selectors import username_suggestion
-from club.submissions import TOKEN_FIELD
+from core.models import AuditEntry
+from core.submissions import TOKEN_FIELD
 from tests.factories import ClubFactory, PlayerFactory, SessionFactory, UserFactory
 
 pytestmark = pytest.mark.django_db

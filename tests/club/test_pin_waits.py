@@ -14,8 +14,9 @@ from django.core.exceptions import ValidationError
 
 from club import accounts, pin_waits
 from club.audit import AT_THE_TABLE, ClubVerb
-from club.models import AuditEntry, WrongPin
+from club.models import WrongPin
 from club.selectors import pin_tries
+from core.models import AuditEntry
 from tests.factories import PlayerFactory, SessionFactory
 
 pytestmark = pytest.mark.django_db

@@ -13,8 +13,9 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
 from club import services as club_services
-from club.models import AuditEntry, Player, Session, SessionState
-from club.submissions import AlreadySaved
+from club.models import Player, Session, SessionState
+from core.models import AuditEntry
+from core.submissions import AlreadySaved
 from games import services
 from games.audit import GameVerb
 from games.models import Game, Result, ResultLine, ResultSource, ResultState, SessionTotal

@@ -19,8 +19,9 @@ from django.core.exceptions import ValidationError
 from club import accounts
 from club import services as club_services
 from club.audit import AT_THE_TABLE, ClubVerb
-from club.models import AuditEntry, Club, Session, WrongPin
-from club.submissions import AlreadySaved, new_token
+from club.models import Club, Session, WrongPin
+from core.models import AuditEntry
+from core.submissions import AlreadySaved, new_token
 from games import services
 from games.audit import GameVerb
 from games.models import Game, Result, ResultSource, ResultState, SessionTotal

@@ -18,7 +18,8 @@ from django.test import Client
 
 from club import accounts
 from club import services as club_services
-from club.models import AuditEntry, Club, Player, WrongPin
+from club.models import Club, Player, WrongPin
+from core.models import AuditEntry
 from games import services
 from games.models import Result, ResultState
 from money.services import session_settle

@@ -5,7 +5,8 @@ from django.core.management import call_command
 from django.http import HttpRequest
 
 from club.audit import ClubVerb
-from club.models import AuditEntry, Club, Player
+from club.models import Club, Player
+from core.models import AuditEntry
 from web.roles import user_role
 
 pytestmark = pytest.mark.django_db

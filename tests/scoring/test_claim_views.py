@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 
 from club import services as club_services
-from club.models import AuditEntry
+from core.models import AuditEntry
 from games import services as game_services
 from scoring import services
 from scoring.models import Claim, Dispute, Outcome

@@ -8,7 +8,8 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from club.accounts import login_give
 from club.audit import ClubVerb
-from club.models import AuditEntry, CheckIn, Club, LoginLink, Player, Session
+from club.models import CheckIn, Club, LoginLink, Player, Session
+from core.models import AuditEntry
 from games.models import Game, Result, Round
 from money.models import LedgerEntry, Settlement, SkunkCoin
 from scoring import services

@@ -29,7 +29,7 @@ def test_roles_nest_organiser_over_judge_over_player():
     ("perm", "player", "judge", "organiser"),
     [
         ("club.view_player", True, True, True),
-        ("club.view_auditentry", False, True, True),
+        ("core.view_auditentry", False, True, True),
         ("club.change_club", False, False, True),  # edit house rules
         ("club.add_player", False, False, True),  # check in a new player
         ("club.delete_auditentry", False, False, False),  # nobody deletes the audit trail

@@ -38,7 +38,6 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from club.audit import ClubVerb, at_the_table
-from club.locking import locked
 from club.models import (
     LOGIN_LINK_DAYS,
     Club,
@@ -53,6 +52,7 @@ from club.roles import JUDGES, ORGANISERS, PLAYERS
 from club.selectors import pin_tries
 from club.services import club_create, player_create
 from core.audit import audit_record
+from core.locking import locked
 from core.submissions import spend_token
 
 # Role -> group, lowest first (the order the forms offer them in).

@@ -39,12 +39,14 @@ from club.forms import (
     OwnPasswordForm,
     PinForm,
 )
-from club.mail import email_configured, login_link_send
+from club.mail import login_link_send
+from club.mixins import ClubMixin
 from club.models import LoginLink, Player
 from club.pin_waits import PIN_MEMORY_DAYS
-from club.qr import absolute_url, is_local_only, qr_svg
 from club.selectors import login_link_live, pin_tries, username_suggestion
-from club.web import ClubMixin, PageMixin, add_service_errors
+from core.mail import email_configured
+from core.mixins import PageMixin, add_service_errors
+from core.qr import absolute_url, is_local_only, qr_svg
 from core.submissions import AlreadySaved
 
 HANDOVER = "pegboard_login_handover"  # the session key of the link to show once

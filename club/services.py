@@ -14,21 +14,23 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import F, ProtectedError
+from django.db.models import ProtectedError
 from django.utils import timezone
 
 from club.audit import ClubVerb
-from club.locking import lock_session, locked
+from club.locking import lock_session
 from club.models import CheckIn, Club, Player, Session
 from core.audit import audit_record, audit_record_many, plain
+from core.locking import locked
 
 PLAYER_FIELDS = ("display_name", "nickname", "user", "active", "joined")
 
 
-def standings_changed(club_id: int) -> None:
-    """Mark the club's standings pages stale: their cached copies are keyed by the version this
-    bumps. Every service that changes results, money, names or the rules calls it."""
-    Club.objects.filter(pk=club_id).update(standings_version=F("standings_version") + 1)
+def pages_changed(club_id: int) -> None:
+    """Mark the club's public pages (standings, results, player pages) stale: visitors' cached
+    copies are keyed by the club's pages version (core.pages), which this moves on. Every
+    service that changes results, money, names or the rules calls it, in its transaction."""
+    Club.pages_changed(club_id)
 
 
 def _changes(before: dict, after: dict) -> dict:
@@ -71,7 +73,7 @@ def club_update_rules(*, club: Club, actor: AbstractBaseUser | None, **changes: 
         diff = _changes(before, {field: getattr(row, field) for field in changes})
         if diff:
             row.save(update_fields=list(diff))
-            standings_changed(row.pk)
+            pages_changed(row.pk)
             audit_record(
                 actor=actor,
                 action=ClubVerb.CLUB_RULES_CHANGED,
@@ -114,7 +116,7 @@ def player_create(
             # now sees it and names the field; anything else is a broken invariant.
             player.full_clean()
             raise
-        standings_changed(club.pk)
+        pages_changed(club.pk)
         audit_record(
             actor=actor,
             action=ClubVerb.PLAYER_CREATED,
@@ -140,7 +142,7 @@ def player_update(*, player: Player, actor: AbstractBaseUser | None, **changes: 
         diff = _changes(before, {field: getattr(row, field) for field in changes})
         if diff:
             row.save(update_fields=list(diff))
-            standings_changed(row.club_id)
+            pages_changed(row.club_id)
             audit_record(
                 actor=actor,
                 action=ClubVerb.PLAYER_CHANGED,
@@ -250,7 +252,7 @@ def session_redate(*, session: Session, actor: AbstractBaseUser | None, date: dt
         session.date = date
         session.full_clean(exclude=["club", "opened_by", "rules"])
         session.save(update_fields=["date"])
-        standings_changed(session.club_id)
+        pages_changed(session.club_id)
         audit_record(
             actor=actor,
             action=ClubVerb.SESSION_REDATED,
@@ -283,7 +285,7 @@ def session_delete(*, session: Session, actor: AbstractBaseUser | None) -> dict:
             raise ValidationError(
                 "This session has money records (it was settled once): it cannot be deleted."
             ) from None
-        standings_changed(club_id)
+        pages_changed(club_id)
     return data
 
 

@@ -20,16 +20,11 @@ from django_tables2 import SingleTableMixin
 from club import services
 from club.filters import AuditFilter, PlayerFilter, SessionFilter
 from club.forms import HouseRulesForm, PlayerForm, SessionOpenForm, SessionRedateForm
+from club.mixins import ClubMixin, PublicReadMixin, SessionMixin
 from club.models import Club, Player
 from club.selectors import club_audit_entries, club_players, club_sessions, next_session_date
 from club.tables import AuditTable, EditablePlayerTable, PlayerTable, SessionTable
-from club.web import (
-    ClampedPaginator,
-    ClubMixin,
-    PublicReadMixin,
-    ServiceFormMixin,
-    SessionMixin,
-)
+from core.mixins import ClampedPaginator, ServiceFormMixin
 
 
 class HouseRulesView(ClubMixin, TemplateView):

@@ -216,7 +216,7 @@ PEGBOARD_DEFAULT_CLUB = os.environ.get("PEGBOARD_DEFAULT_CLUB", "")
 
 # The address phones at the venue open the site by (e.g. http://192.168.1.20:8000): the table
 # links and QR codes on the seating chart and the organisers' one-time login links use it.
-# Empty: the address the page was opened by (club/qr.py).
+# Empty: the address the page was opened by (core/qr.py).
 PEGBOARD_BASE_URL = os.environ.get("PEGBOARD_BASE_URL", "").strip().rstrip("/")
 
 # The key that signs club backups (`manage.py export_club`) and checks them on import
@@ -226,7 +226,8 @@ PEGBOARD_BASE_URL = os.environ.get("PEGBOARD_BASE_URL", "").strip().rstrip("/")
 PEGBOARD_BACKUP_KEY = os.environ.get("PEGBOARD_BACKUP_KEY", "")
 
 # E-mail (optional): with EMAIL_HOST set, an organiser's one-time login link is also e-mailed to
-# a login that has an address (club/mail.py); without it nothing is sent and nothing fails.
+# a login that has an address (club/mail.py, through core/mail.py); without it nothing is sent
+# and nothing fails.
 EMAIL_HOST = os.environ.get("EMAIL_HOST", "").strip()
 EMAIL_PORT = env_seconds("EMAIL_PORT", 587)  # a whole number, like the seconds
 EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")

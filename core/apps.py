@@ -9,3 +9,6 @@ class CoreConfig(AppConfig):
 
     name = "core"
     verbose_name = "Core"
+
+    def ready(self) -> None:
+        from core import checks  # noqa: F401 - registers the checks of the site's settings

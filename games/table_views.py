@@ -35,7 +35,7 @@ from django.views.generic import View
 from club.accounts import pin_refusal
 from club.logins import never_cached
 from club.models import Player
-from club.web import add_service_errors
+from core.mixins import add_service_errors
 from core.submissions import AlreadySaved
 from games.forms import TableAcceptForm, TableResultForm
 from games.hooks import table_panels

@@ -19,9 +19,10 @@ from django.urls import reverse
 from django.views.generic import View
 
 from club.logins import NeverCachedMixin
+from club.mixins import ClubMixin, PublicReadMixin, SessionMixin
 from club.models import Player, Session
-from club.qr import absolute_url, is_local_only, qr_svg
-from club.web import ClubMixin, PageMixin, PublicReadMixin, SessionMixin, add_service_errors
+from core.mixins import PageMixin, add_service_errors
+from core.qr import absolute_url, is_local_only, qr_svg
 from core.submissions import AlreadySaved
 from games import services
 from games.forms import (

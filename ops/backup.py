@@ -97,6 +97,9 @@ MOVED_MODELS = {
     "club.auditentry": "core.auditentry",
     "club.submissiontoken": "core.submissiontoken",
 }
+# Fields renamed since (model label -> {old name: today's}): files written before the rename
+# (same format version) name them so; they are read with today's names.
+RENAMED_FIELDS = {"club.club": {"standings_version": "pages_version"}}
 
 
 # Files written while wrong table PINs were counted per player and session, the count locking

@@ -43,6 +43,7 @@ from ops.backup import (
     MOVED_MODELS,
     OLD_PIN_COUNT,
     OLD_PIN_TRIES,
+    RENAMED_FIELDS,
     USER_LABEL,
     VERSION,
     BackupError,
@@ -116,6 +117,7 @@ def _read_rows(document: dict) -> None:
             'The file\'s "objects" are not a list of rows with a whole-number "pk" and "fields".'
         )
     _read_moved_names(document)
+    _read_renamed_fields(document)
     labels = Counter(row.get("model") for row in objects)
     known = (USER_LABEL, *CLUB_ROWS, OLD_PIN_COUNT)
     unknown = sorted(str(label) for label in labels if label not in known)
@@ -208,6 +210,17 @@ def _read_moved_names(document: dict) -> None:
         for name, value in row["fields"].items():
             if name == "content_type" and isinstance(value, list) and len(value) == 2:
                 row["fields"][name] = str(_moved(".".join(map(str, value)))).split(".")
+
+
+def _read_renamed_fields(document: dict) -> None:
+    """Rename, in place, the fields an older file names by their names of before."""
+    for row in document["objects"]:
+        label = row.get("model")
+        renamed = RENAMED_FIELDS.get(label, {}) if isinstance(label, str) else {}
+        fields = row["fields"]
+        for old, new in renamed.items():
+            if old in fields and new not in fields:
+                fields[new] = fields.pop(old)
 
 
 def _refuse_non_empty(document: dict) -> None:

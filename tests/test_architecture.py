@@ -1,6 +1,6 @@
 """The house's structure (docs/architecture.md), checked on the source: the apps' layers, module
 sizes, the pure modules, house rules read only through `HouseRules`, row locks only through
-`club.locking`.
+`core.locking`.
 
 Terms:
 - layer: the apps in order, lowest first: core < club < games < scoring < money < standings < web
@@ -231,12 +231,12 @@ def test_the_key_check_finds_a_read_by_key(tmp_path):
     assert _rule_reads_by_key(module, tmp_path) == ["bad.py:1", "bad.py:2"]
 
 
-def test_rows_are_locked_only_through_club_locking():
+def test_rows_are_locked_only_through_core_locking():
     calls = [
         f"{path.relative_to(ROOT)}:{node.lineno}"
         for path in app_modules()
-        if path.relative_to(ROOT).as_posix() != "club/locking.py"
+        if path.relative_to(ROOT).as_posix() != "core/locking.py"
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
         if isinstance(node, ast.Attribute) and node.attr == "select_for_update"
     ]
-    assert not calls, f"lock with club.locking.locked (FOR UPDATE OF self, in order): {calls}"
+    assert not calls, f"lock with core.locking.locked (FOR UPDATE OF self, in order): {calls}"

@@ -18,11 +18,12 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 
-from club.locking import lock_session, locked
+from club.locking import lock_session
 from club.models import CheckIn, Player, Session
 from club.seasons import in_season
 from club.services import session_require_open
 from core.audit import audit_record
+from core.locking import locked
 from core.submissions import AlreadySaved, label_of, spend_token
 from games.audit import GameVerb
 from games.draw import Draw, DrawError, DrawHistory, DrawTable, draw_round

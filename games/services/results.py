@@ -16,10 +16,11 @@ from django.db.models import Max
 from django.utils import timezone
 
 from club.audit import at_the_table
-from club.locking import lock_session, locked
+from club.locking import lock_session
 from club.models import Player
 from club.services import passes, session_require_open
 from core.audit import audit_record
+from core.locking import locked
 from core.submissions import spend_token
 from games.audit import GameVerb
 from games.hooks import results_changed

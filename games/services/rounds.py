@@ -19,10 +19,10 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from club.locking import locked
 from club.names import person_name
 from club.services import session_require_open
 from core.audit import audit_record_many
+from core.locking import locked
 from core.submissions import spend_token
 from games.audit import GameVerb
 from games.hooks import results_changed

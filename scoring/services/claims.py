@@ -11,11 +11,11 @@ from django.db import transaction
 from django.utils import timezone
 
 from club.audit import at_the_table
-from club.locking import locked
 from club.models import Player
 from club.rules import JACKPOT_HANDS
-from club.services import passes, standings_changed
+from club.services import pages_changed, passes
 from core.audit import audit_record
+from core.locking import locked
 from core.submissions import spend_token
 from games.models import Game
 from games.services import lock_game, table_refusal
@@ -166,7 +166,7 @@ def _file_claim(
     )
     claim.full_clean()
     claim.save()
-    standings_changed(game.session.club_id)  # the records list the big hands
+    pages_changed(game.session.club_id)  # the records list the big hands
     audit_record(
         actor=actor,
         action=ScoringVerb.CLAIM_FILED,
@@ -291,7 +291,7 @@ def claim_confirm_cards(*, claim: Claim, actor: AbstractBaseUser, token: str = "
         claim.cards_confirmed_by = actor
         claim.cards_confirmed_at = timezone.now()
         claim.save(update_fields=["cards_confirmed_by", "cards_confirmed_at"])
-        standings_changed(game.session.club_id)
+        pages_changed(game.session.club_id)
         audit_record(
             actor=actor,
             action=ScoringVerb.CARDS_CONFIRMED,

@@ -10,10 +10,10 @@ from django.db import transaction
 from django.utils import timezone
 
 from club.audit import at_the_table
-from club.locking import locked
 from club.models import Player
-from club.services import passes, standings_changed
+from club.services import pages_changed, passes
 from core.audit import audit_record
+from core.locking import locked
 from core.submissions import spend_token
 from games.models import ResultSource, ResultState
 from games.outcome import OutcomeError, game_outcome
@@ -101,7 +101,7 @@ def _big_hand_changed(claim: Claim) -> None:
     """A big hand counts once undisputed or upheld (scoring.selectors): a dispute opened or ruled
     on one changes the all-time records' big hands, so the visitors' copies are stale."""
     if claim.true_points >= BIG_HAND:
-        standings_changed(claim.game.session.club_id)
+        pages_changed(claim.game.session.club_id)
 
 
 def can_rule(dispute: Dispute, actor: AbstractBaseUser) -> bool:

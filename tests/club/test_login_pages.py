@@ -450,7 +450,7 @@ def test_a_mail_server_that_fails_is_a_warning_not_an_error(
     def refuse(*args, **kwargs):
         raise OSError("connection refused")
 
-    monkeypatch.setattr("club.mail.send_mail", refuse)
+    monkeypatch.setattr("core.mail.send_mail", refuse)
     client.force_login(organiser)
     with django_capture_on_commit_callbacks(execute=True):
         response = client.post(action("player_login_link", newcomer), {})

@@ -1,5 +1,6 @@
 """Moving the audit trail and the forms' one-time tokens from the club app to core loses
-nothing: a database made before the move migrates to today's models with every row as it was.
+nothing: a database made before the move migrates to today's models with every row as it was,
+and the club's standings version is its pages version, with its value.
 
 Terms:
 - the old database: the migrations as they stood before the move (club 0020 with the other
@@ -19,6 +20,7 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
 from club.audit import ClubVerb
+from club.models import Club
 from core.audit import audit_record
 from core.models import AuditEntry, SubmissionToken
 from tests.factories import ClubFactory, PlayerFactory, SessionFactory, UserFactory
@@ -37,13 +39,19 @@ def migrate(target):
     return executor.loader.project_state(target).apps
 
 
-def old_rows(old):
-    """Rows of every kind the move must keep, written through the models of before the move."""
+def people():
+    """The club, its session and two members, made with today's models before going back."""
     club = ClubFactory()
     session = SessionFactory(club=club)
     judge, keeper = UserFactory(), UserFactory()
     PlayerFactory(club=club, user=judge)
     PlayerFactory(club=club, user=keeper)  # a member: roles count only through a player record
+    return club, session, judge, keeper
+
+
+def old_rows(old, club, session, judge, keeper):
+    """Rows of every kind the move must keep, written through the models of before the move."""
+    old.get_model("club", "Club").objects.filter(pk=club.pk).update(standings_version=7)
     types = old.get_model("contenttypes", "ContentType").objects
     AuditEntry = old.get_model("club", "AuditEntry")
     club_type = types.get_or_create(app_label="club", model="club")[0]
@@ -95,11 +103,12 @@ def core_types_made_in_between():
 @pytest.mark.parametrize("in_between", [False, True], ids=["old database", "core's types made"])
 def test_a_database_made_before_the_move_keeps_every_row(in_between):
     try:
+        made = people()
         old = migrate(BEFORE)
         with pytest.raises(LookupError):
             old.get_model("core", "AuditEntry")  # the old state: core is not there yet
         assert "club_auditentry" in connection.introspection.table_names()
-        before = old_rows(old)
+        before = old_rows(old, *made)
         core_read = core_types_made_in_between() if in_between else None
 
         call_command("migrate", verbosity=0)
@@ -136,6 +145,9 @@ def test_a_database_made_before_the_move_keeps_every_row(in_between):
         assert entry.pk > max(before["audit"])
         token = SubmissionToken.objects.create(token="c" * 32)
         assert token.pk > max(row[0] for row in before["tokens"])
+
+        # The visitors' cache keys stay where they were: the version is renamed, not reset.
+        assert Club.objects.get(pk=before["club"].pk).pages_version == 7
     finally:
         call_command("migrate", verbosity=0)
 

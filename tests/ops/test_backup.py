@@ -206,10 +206,16 @@ def test_a_backup_written_before_the_money_app_still_restores(tmp_path):
 
 def as_written_before_the_core_app(text: str) -> str:
     """The audit trail (and the forms' tokens, never in a file) named by the club app, whose
-    they were."""
-    return with_old_labels(
-        text, {f"core.{model}": f"club.{model}" for model in ("auditentry", "submissiontoken")}
+    they were, and the club's pages version by its name of then, `standings_version`."""
+    document = json.loads(
+        with_old_labels(
+            text, {f"core.{model}": f"club.{model}" for model in ("auditentry", "submissiontoken")}
+        )
     )
+    for row in document["objects"]:
+        if row["model"] == "club.club":
+            row["fields"]["standings_version"] = row["fields"].pop("pages_version")
+    return json.dumps(document)
 
 
 def test_a_backup_written_before_the_core_app_still_restores(tmp_path):
@@ -218,6 +224,7 @@ def test_a_backup_written_before_the_core_app_still_restores(tmp_path):
     text = export_text()
     old = as_written_before_the_core_app(text)
     assert '"club.auditentry"' in old and '"core.auditentry"' not in old
+    assert '"standings_version"' in old and '"pages_version"' not in old
     path = tmp_path / "old.json"
     path.write_text(old, encoding="utf-8")
     empty_the_database()

@@ -3,7 +3,7 @@
 Terms: a role is a Django group (organisers, judges, players). Each app declares, in its
 AppConfig's `role_permissions`, which of its own permissions each role gets (the club declares
 core's too: core, beneath the club, knows no roles); roles nest (an organiser may do everything
-a judge may, a judge everything a player may: `ROLES` lists them lowest first). `web.roles`
+a judge may, a judge everything a player may: `ROLES` lists them lowest first). `web.role_groups`
 builds the groups from those declarations after every `migrate`. Views check permissions, never
 group names.
 """
@@ -37,6 +37,6 @@ PERMISSIONS: dict[str, tuple[str, ...]] = {
 
 def sync_roles(apps, schema_editor=None) -> None:
     """Kept for club's migrations 0002, 0004, 0006 and 0008, which call it. The role groups are
-    now built by `web.roles.sync_roles` from every app's declared permissions after each
+    now built by `web.role_groups.sync_roles` from every app's declared permissions after each
     `migrate` (a post_migrate handler, once every app's permissions exist), so a migration has
     nothing left to do here and a new permission needs no migration."""

@@ -171,7 +171,7 @@ def next_session_date(club: Club, today: dt.date | None = None) -> dt.date:
     return today + dt.timedelta(days=(club.session_weekday - today.weekday()) % 7)
 
 
-# --- Logins and PINs (club.accounts writes them) --------------------------------------------------
+# --- Logins and PINs (club.services writes them) --------------------------------------------------
 
 
 def login_link_live(user) -> LoginLink | None:

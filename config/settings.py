@@ -177,9 +177,9 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 # Roles are per club: a login has its role's permissions only through its player record
-# (club/auth.py). Django's own ModelBackend must not be listed beside it.
+# (club/backends.py). Django's own ModelBackend must not be listed beside it.
 # django-axes' backend comes first: it refuses a locked-out login before any password is checked.
-AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "club.auth.ClubBackend"]
+AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "club.backends.ClubBackend"]
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"

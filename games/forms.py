@@ -14,8 +14,8 @@ from django.core.validators import RegexValidator
 
 from club.rules import HouseRules
 from core.submissions import OneTimeFormMixin
+from games.game_result import GameResultError, game_result
 from games.models import Game, Round
-from games.outcome import OutcomeError, game_outcome
 from games.selectors import RoundTable, name_key
 
 
@@ -158,8 +158,8 @@ class ScorecardsForm(OneTimeFormMixin, forms.Form):
                 self.error_sides[number] = values.index(None)
                 continue
             try:
-                game_outcome(values, rules=self.rules)
-            except OutcomeError as error:
+                game_result(values, rules=self.rules)
+            except GameResultError as error:
                 self.table_errors[number] = [f"Table {number}: {error}"]
                 if error.side is not None:
                     self.error_sides[number] = error.side

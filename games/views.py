@@ -18,9 +18,9 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.generic import View
 
-from club.logins import NeverCachedMixin
 from club.mixins import ClubMixin, PublicReadMixin, SessionMixin
 from club.models import Player, Session
+from club.views.logins import NeverCachedMixin
 from core.mixins import PageMixin, add_service_errors
 from core.qr import absolute_url, is_local_only, qr_svg
 from core.submissions import AlreadySaved

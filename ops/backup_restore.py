@@ -52,7 +52,7 @@ from ops.backup import (
 from ops.backup_checks import BrokenRow, check_backup, check_logins
 from ops.backup_signature import SignatureCheck, check_signature
 from standings.services import ratings_restore
-from web.roles import sync_roles
+from web.role_groups import sync_roles
 
 logger = logging.getLogger("pegboard.backup")
 LOGIN_M2M = ("groups", "user_permissions")

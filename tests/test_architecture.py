@@ -29,7 +29,7 @@ PURE_MODULES = (
     "club.rules",
     "core.verbs",
     "club.pin_waits",
-    "games.outcome",
+    "games.game_result",
     "games.ranking",
     "games.draw",
     "scoring.engine",

@@ -11,7 +11,7 @@ Terms:
 from django.http import HttpRequest
 
 from club.selectors import current_club
-from web.roles import user_role
+from web.role_groups import user_role
 
 
 def navigation(request) -> list[tuple[str, str]]:

@@ -19,8 +19,7 @@ from django.views.generic import TemplateView, View
 from django_tables2 import RequestConfig
 
 from club import services
-from club.accounts import ORGANISER_PERMISSION
-from club.auth import member_player_id
+from club.backends import member_player_id
 from club.forms import CheckInForm
 from club.mixins import ClubMixin, PublicReadMixin, SessionMixin
 from club.models import CheckIn
@@ -33,6 +32,7 @@ from club.selectors import (
     session_fee_totals,
     session_wrong_pins,
 )
+from club.services.logins import ORGANISER_PERMISSION
 from core.export import csv_response, requested_format
 from core.mixins import ClampedPaginator, PageMixin, add_service_errors
 from core.templatetags.pegboard import cents

@@ -149,7 +149,7 @@ class CheckIn(models.Model):
 class WrongPin(models.Model):
     """One wrong PIN typed for a player on a table's link, in a session. The player's recent
     ones make the next try wait (club.pin_waits, club.selectors.pin_tries); the session's are
-    listed on its page for the organisers. Written only by `club.accounts.pin_verify`; kept,
+    listed on its page for the organisers. Written only by `club.services.pin_verify`; kept,
     like the audit trail, when a new PIN makes them count no more."""
 
     session = models.ForeignKey(Session, on_delete=models.PROTECT, related_name="wrong_pins")

@@ -15,8 +15,8 @@ from club.services import pages_changed, passes
 from core.audit import audit_record
 from core.locking import locked
 from core.submissions import spend_token
+from games.game_result import GameResultError, game_result
 from games.models import ResultSource, ResultState
-from games.outcome import OutcomeError, game_outcome
 from games.services import lock_game, result_correct
 from scoring.audit import ScoringVerb
 from scoring.models import (
@@ -212,8 +212,8 @@ def _apply_to_result(game, before, after, actor, claim, level):
     if scores == current.scores:
         return None, "The recorded scores do not change (the winner is already at the target)."
     try:
-        game_outcome(scores, rules=rules)
-    except OutcomeError as error:
+        game_result(scores, rules=rules)
+    except GameResultError as error:
         return None, f"The recorded scores could not move ({error}); an organiser corrects them."
     which = "appeal ruling" if level == 2 else "ruling"
     result = result_correct(

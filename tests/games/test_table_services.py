@@ -16,10 +16,10 @@ import datetime as dt
 import pytest
 from django.core.exceptions import ValidationError
 
-from club import accounts
 from club import services as club_services
 from club.audit import AT_THE_TABLE, ClubVerb
 from club.models import Club, Session, WrongPin
+from club.services import pins
 from core.models import AuditEntry
 from core.submissions import AlreadySaved, new_token
 from games import services
@@ -286,7 +286,7 @@ def pinned():
     table = Table(table_pins=True)
     assert table.session.house_rules.table_pins
     for player, pin in zip(table.players, ("1111", "2222"), strict=True):
-        accounts.pin_set(player=player, actor=table.organiser, pin=pin)
+        pins.pin_set(player=player, actor=table.organiser, pin=pin)
         player.refresh_from_db()
     return table
 
@@ -357,7 +357,7 @@ def test_wrong_pins_make_the_next_try_wait_and_the_right_pin_accepts_after_it(pi
 
 def test_a_player_without_a_pin_cannot_accept_while_pins_are_on(pinned):
     pat, sam = pinned.players
-    accounts.pin_set(player=sam, actor=pinned.organiser, pin="")
+    pins.pin_set(player=sam, actor=pinned.organiser, pin="")
     sam.refresh_from_db()
     draft = pinned.enter(pat)
     with pytest.raises(ValidationError) as error:
@@ -373,7 +373,7 @@ def test_a_wrong_pin_of_the_side_that_entered_costs_no_try():
     (a foundation bug: the PIN was checked first)."""
     table = Table(players=4, table_pins=True)
     first, partner = table.side(0)
-    accounts.pin_set(player=partner, actor=table.organiser, pin="4444")
+    pins.pin_set(player=partner, actor=table.organiser, pin="4444")
     draft = table.enter(first)
     with pytest.raises(ValidationError) as error:
         table.accept(draft, partner, pin="0000")

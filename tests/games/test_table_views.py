@@ -16,9 +16,9 @@ import re
 import pytest
 from django.test import Client
 
-from club import accounts
 from club import services as club_services
 from club.models import Club, Player, WrongPin
+from club.services import pins
 from core.models import AuditEntry
 from games import services
 from games.models import Result, ResultState
@@ -297,7 +297,7 @@ def pinned(table):
     club_services.club_update_rules(club=table.club, actor=table.organiser, table_pins=True)
     table.session.rules = {**table.session.rules, "table_pins": True}
     table.session.save(update_fields=["rules"])
-    accounts.pin_set(player=table.players[1], actor=table.organiser, pin="2468")
+    pins.pin_set(player=table.players[1], actor=table.organiser, pin="2468")
     return table
 
 

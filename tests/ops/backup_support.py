@@ -22,10 +22,9 @@ from django.core.exceptions import ValidationError
 from django.core.management import call_command, load_command_class
 from django.db import connection, connections
 
-from club.accounts import pin_set, pin_verify
 from club.audit import ClubVerb
 from club.models import Club, Player
-from club.services import session_open
+from club.services import pin_set, pin_verify, session_open
 from core.audit import audit_record
 from core.models import AuditEntry
 from money.models import LedgerEntry
@@ -37,7 +36,7 @@ from ops.demo import build_demo_season
 from scoring.models import Dispute, RulingDecision
 from scoring.services import dispute_appeal, dispute_rule
 from tests.factories import ClubFactory, PlayerFactory, UserFactory
-from web.roles import sync_roles
+from web.role_groups import sync_roles
 
 SLUG = "thursday-peggers"
 TODAY = dt.date(2026, 3, 20)

@@ -7,7 +7,7 @@ from django.http import HttpRequest
 from club.audit import ClubVerb
 from club.models import Club, Player
 from core.models import AuditEntry
-from web.roles import user_role
+from web.role_groups import user_role
 
 pytestmark = pytest.mark.django_db
 

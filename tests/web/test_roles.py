@@ -5,7 +5,7 @@ import pytest
 from django.contrib.auth.models import Group
 
 from tests.factories import ClubFactory, UserFactory
-from web.roles import role_permissions, user_role
+from web.role_groups import role_permissions, user_role
 
 pytestmark = pytest.mark.django_db
 

@@ -4,7 +4,7 @@
         --organiser-name "Olive Ashdown" --base-url http://192.168.1.20:8000
 
 Makes the club with the default house rules, a login with no usable password in the organisers'
-role linked to a new player of the club (`club.accounts.club_start`), and prints, as its last
+role linked to a new player of the club (`club.services.club_start`), and prints, as its last
 line, the one-time welcome link `<base-url>/welcome/<token>/` where the organiser sets a
 password (valid LOGIN_LINK_DAYS days, once).
 
@@ -25,8 +25,8 @@ from django.db.migrations.executor import MigrationExecutor
 from django.urls import reverse
 from django.utils import timezone
 
-from club.accounts import club_start
 from club.models import LOGIN_LINK_DAYS, LoginLink
+from club.services import club_start
 from core.qr import base_url_problem
 
 REFUSED = 2  # the exit code of every refusal

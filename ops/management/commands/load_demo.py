@@ -17,7 +17,7 @@ from club.audit import ClubVerb
 from club.models import Club
 from core.audit import audit_record
 from ops.demo import build_demo_season
-from web.roles import sync_roles
+from web.role_groups import sync_roles
 
 DEMO_FIXTURE = Path(settings.BASE_DIR) / "fixtures" / "demo_club.json"
 DEMO_SLUG = "thursday-peggers"

@@ -6,11 +6,10 @@ import pytest
 from django.contrib.auth import BACKEND_SESSION_KEY
 from django.contrib.sessions.backends.db import SessionStore
 from django.core.management import call_command
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 from django.urls import reverse
 
 from tests.factories import ClubFactory, UserFactory
+from tests.migration_support import migrate_to
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -27,7 +26,7 @@ def test_a_session_logged_in_before_the_rename_stays_logged_in(client):
     user = UserFactory(role="players", club=club)
     client.force_login(user)
     try:
-        MigrationExecutor(connection).migrate(BEFORE)
+        migrate_to(BEFORE)
         # The way back gives it the old path: a session the site logged in before the upgrade.
         assert stored_backend(client) == OLD
 

@@ -17,13 +17,13 @@ from django.contrib.auth.models import Group, Permission
 from django.contrib.contenttypes.models import ContentType
 from django.core.management import call_command
 from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 
 from club.audit import ClubVerb
 from club.models import Club
 from core.audit import audit_record
 from core.models import AuditEntry, SubmissionToken
 from tests.factories import ClubFactory, PlayerFactory, SessionFactory, UserFactory
+from tests.migration_support import migrate_to
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -31,12 +31,6 @@ BEFORE = [("club", "0020_wrong_pins_make_a_wait")]
 MOVED = ("auditentry", "submissiontoken")
 AUDIT_FIELDS = ("club_id", "actor_id", "created_at", "action", "content_type_id", "object_id")
 AUDIT_FIELDS += ("object_repr", "data")
-
-
-def migrate(target):
-    executor = MigrationExecutor(connection)
-    executor.migrate(target)
-    return executor.loader.project_state(target).apps
 
 
 def people():
@@ -104,7 +98,7 @@ def core_types_made_in_between():
 def test_a_database_made_before_the_move_keeps_every_row(in_between):
     try:
         made = people()
-        old = migrate(BEFORE)
+        old = migrate_to(BEFORE)
         with pytest.raises(LookupError):
             old.get_model("core", "AuditEntry")  # the old state: core is not there yet
         assert "club_auditentry" in connection.introspection.table_names()
@@ -155,7 +149,7 @@ def test_a_database_made_before_the_move_keeps_every_row(in_between):
 def test_the_move_goes_back_as_it_came():
     """Migrating back to before the move gives the club its tables and content types again."""
     try:
-        old = migrate(BEFORE)
+        old = migrate_to(BEFORE)
         tables = set(connection.introspection.table_names())
         assert {"club_auditentry", "club_submissiontoken"} <= tables
         assert not {"core_auditentry", "core_submissiontoken"} & tables

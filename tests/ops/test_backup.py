@@ -185,25 +185,6 @@ def as_written_before_the_money_app(text: str) -> str:
     )
 
 
-def test_a_backup_written_before_the_money_app_still_restores(tmp_path):
-    club = build_history()
-    before = answers(club)
-    text = export_text()
-    old = as_written_before_the_money_app(text)
-    assert '"club.settlement"' in old and '"money.settlement"' not in old
-    assert '"content_type": ["club", "settlement"]' in old and '"signature"' not in old
-    path = tmp_path / "old.json"
-    path.write_text(old, encoding="utf-8")
-    empty_the_database()
-
-    # Unsigned, as files were then: the operator vouches for it.
-    call_command("import_club", str(path), "--trust-unsigned", stdout=io.StringIO())
-
-    assert answers(Club.objects.get(slug=SLUG)) == before
-    assert without_restores(export_text()) == without_export_time(text)
-    assert User.objects.get(username="organiser").has_perm("money.settle_session")
-
-
 def as_written_before_the_core_app(text: str) -> str:
     """The audit trail (and the forms' tokens, never in a file) named by the club app, whose
     they were, and the club's pages version by its name of then, `standings_version`."""
@@ -218,21 +199,40 @@ def as_written_before_the_core_app(text: str) -> str:
     return json.dumps(document)
 
 
-def test_a_backup_written_before_the_core_app_still_restores(tmp_path):
+# Each move: how a file of before it is made, and what such a file names (and does not).
+MOVES = {
+    "money app": (
+        as_written_before_the_money_app,
+        ('"club.settlement"', '"content_type": ["club", "settlement"]'),
+        ('"money.settlement"',),
+    ),
+    "core app": (
+        as_written_before_the_core_app,
+        ('"club.auditentry"', '"standings_version"'),
+        ('"core.auditentry"', '"pages_version"'),
+    ),
+}
+
+
+@pytest.mark.parametrize("move", MOVES)
+def test_a_backup_written_before_a_move_still_restores(tmp_path, move):
+    as_written_before, named, not_named = MOVES[move]
     club = build_history()
     before = answers(club)
     text = export_text()
-    old = as_written_before_the_core_app(text)
-    assert '"club.auditentry"' in old and '"core.auditentry"' not in old
-    assert '"standings_version"' in old and '"pages_version"' not in old
+    old = as_written_before(text)
+    assert all(name in old for name in named) and '"signature"' not in old
+    assert not any(name in old for name in not_named)
     path = tmp_path / "old.json"
     path.write_text(old, encoding="utf-8")
     empty_the_database()
 
+    # Unsigned, as files were then: the operator vouches for it.
     call_command("import_club", str(path), "--trust-unsigned", stdout=io.StringIO())
 
     assert answers(Club.objects.get(slug=SLUG)) == before
     assert without_restores(export_text()) == without_export_time(text)
+    assert User.objects.get(username="organiser").has_perm("money.settle_session")
 
 
 def with_pin_counts(*counts):

@@ -1,4 +1,4 @@
-"""The services of logins, passwords and PINs (`club.services`, issue 15): each refusal and its
+"""The services of logins, passwords and PINs (`club.services`): each refusal and its
 message, one-time links (live, used, replaced, expired; only a hash stored), roles (nobody
 changes their own), passwords, and table PINs (four digits, hashed, wrong tries counted and
 audited; the waits they make: tests/club/test_pin_waits.py). One audit entry per change, and no

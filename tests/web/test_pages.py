@@ -37,7 +37,7 @@ PUBLISHED_REDIRECT = "published-redirect"  # 302 while the club publishes its st
 # did not exist; a page that names none shows their own club. Then "b_organiser", an organiser of
 # that other club (every permission, only the club scoping refuses them), and "no_record", a login
 # in the organisers group linked to no player at all: roles are per club (club/backends.py), so it
-# is a logged-in visitor everywhere (issue 13: it used to be an organiser of the visitors' club).
+# is a logged-in visitor everywhere, never an organiser of the club visitors see.
 COLUMNS = (*ROLES, "stranger", "b_organiser", "no_record")
 # url name -> expected status for each of COLUMNS
 PAGES = {

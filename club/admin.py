@@ -1,11 +1,11 @@
-"""Admin of the club app. Writes go through the services (so they are audited); the audit trail
-itself is read-only here: it can be viewed, never added to, changed or deleted.
+"""Admin of the club app. Writes go through the services (so they are audited); sessions and
+check-ins are read-only here (the audit trail's admin is core's, read-only too).
 """
 
 from django.contrib import admin
 
 from club import services
-from club.models import AuditEntry, CheckIn, Club, Player, Session
+from club.models import CheckIn, Club, Player, Session
 
 CLUB_EDITABLE = Club.EDITABLE_FIELDS
 
@@ -67,26 +67,6 @@ class PlayerAdmin(admin.ModelAdmin):
                 **{f: form.cleaned_data[f] for f in fields},
             )
             obj.pk = saved.pk
-
-
-@admin.register(AuditEntry)
-class AuditEntryAdmin(admin.ModelAdmin):
-    list_display = ("created_at", "club", "actor", "action", "object_repr")
-    list_filter = ("action", "club")
-    search_fields = ("object_repr",)
-    date_hierarchy = "created_at"
-
-    def get_readonly_fields(self, request, obj=None):
-        return [field.name for field in self.model._meta.fields]
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 class ReadOnlyMixin:

@@ -9,4 +9,4 @@ class ClubConfig(AppConfig):
     role_permissions = PERMISSIONS
 
     def ready(self) -> None:
-        from club import audit, checks  # noqa: F401 - registers the audit verbs and the checks
+        from club import audit  # noqa: F401 - registers the club's audit verbs and references

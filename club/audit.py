@@ -1,29 +1,23 @@
-"""The club app's audit verbs, and the one way to write the audit trail.
+"""The club app's audit verbs, and how the audit log names the club's rows.
 
 Terms:
-- verb: what an entry records; each app declares its own in its `audit.py` (see `club.verbs`).
-  These are the club's: the club and its rules, players, sessions, check-ins and fees.
-- actor: the user who made the change; None (or an anonymous user) is recorded as the system.
-- data: what changed, as plain JSON values (`plain` turns rows into ids, dates into text).
-
-Every service records one entry per change inside its own transaction, through `audit_record`
-(or `audit_record_many` for a service that changes many rows of one kind at once).
+- verb: what an entry records; each app declares its own here, in its `audit.py` (see
+  `core.verbs`). These are the club's: the club and its rules, players, sessions, check-ins and
+  fees, logins, passwords and PINs. Entries are written with `core.audit.audit_record`.
+- at the table: a change made through a table's link, with no login: the entry has no actor and
+  names the player who acted on the shared phone (`at_the_table`).
+- reference: a key of an entry's data that holds the id of a row (core.audit_log); the club
+  declares its players, logins and sessions, and reads its table modes as their labels.
 """
 
 from __future__ import annotations
 
-import datetime as dt
-from collections.abc import Sequence
-from typing import Any
-
-from django.contrib.auth.models import AbstractBaseUser
-from django.contrib.contenttypes.models import ContentType
-from django.core.exceptions import ValidationError
 from django.db import models
-from django.utils import timezone
 
-from club.models import AuditEntry, Club
-from club.verbs import is_verb, register_verbs
+from club.models import Club, Player, Session, TableMode
+from club.names import people_names
+from core.audit_log import KEYED, MANY, ONE, register_labels, register_reference
+from core.verbs import register_verbs
 
 
 @register_verbs
@@ -62,62 +56,35 @@ def at_the_table(player) -> dict:
     return {"via": AT_THE_TABLE, "by_player": player.display_name, "by_player_id": player.pk}
 
 
-def plain(value: Any) -> Any:
-    """A JSON-safe form of a field value for the audit `data`."""
-    if isinstance(value, models.Model):
-        return value.pk
-    if isinstance(value, dt.date | dt.time | dt.datetime):
-        return value.isoformat()
-    return value
+def _player_names(club: Club, ids: set[int]) -> dict[int, str]:
+    return dict(Player.objects.filter(club=club, pk__in=ids).values_list("pk", "display_name"))
 
 
-def _entry(*, actor, action, obj, club, data) -> AuditEntry:
-    """An unsaved audit entry; an anonymous actor is recorded as nobody."""
-    if actor is not None and not actor.is_authenticated:
-        actor = None
-    return AuditEntry(
-        club=club,
-        actor=actor,
-        action=action,
-        content_type=ContentType.objects.get_for_model(obj) if obj is not None else None,
-        object_id=str(obj.pk) if obj is not None else "",
-        object_repr=str(obj)[:200] if obj is not None else "",
-        data={key: plain(value) for key, value in (data or {}).items()},
-    )
+def _session_names(club: Club, ids: set[int]) -> dict[int, str]:
+    sessions = Session.objects.filter(club=club, pk__in=ids).values_list("pk", "date")
+    return {pk: f"{date:%a %-d %b %Y}" for pk, date in sessions}
 
 
-def audit_record(
-    *,
-    actor: AbstractBaseUser | None,
-    action: str,
-    obj: models.Model | None = None,
-    club: Club | None = None,
-    data: dict | None = None,
-) -> AuditEntry:
-    """Append one entry to the audit trail; the only way entries are written."""
-    entry = _entry(actor=actor, action=action, obj=obj, club=club, data=data)
-    entry.full_clean()
-    entry.save()
-    return entry
-
-
-def audit_record_many(
-    *,
-    actor: AbstractBaseUser | None,
-    action: str,
-    club: Club | None,
-    entries: Sequence[tuple[models.Model, dict]],
-) -> list[AuditEntry]:
-    """Append one entry per (object, data) in one insert: for the services that change many
-    rows of one kind at once. The entries are the ones `audit_record` would write one by one."""
-    if not is_verb(action):
-        raise ValidationError({"action": f"{action!r} is not a registered audit verb."})
-    rows = []
-    now = timezone.now()
-    for obj, data in entries:
-        entry = _entry(actor=actor, action=action, obj=obj, club=club, data=data)
-        entry.created_at = now
-        # The references are the caller's saved rows: validate the rest without a query each.
-        entry.clean_fields(exclude=["club", "actor", "content_type"])
-        rows.append(entry)
-    return AuditEntry.objects.bulk_create(rows)
+register_reference(
+    "player",
+    keys={
+        "player": ONE,
+        "claimant": ONE,
+        "caller": ONE,
+        "players": MANY,
+        "late_arrivals": MANY,
+        "tables": MANY,  # a list of tables, each a list of player ids (read by core.audit_log)
+        "payouts": KEYED,
+        "parties": KEYED,
+    },
+    lookup=_player_names,
+)
+# A login is named by its player's name in the club (club.names), as everywhere on the pages.
+register_reference(
+    "login",
+    keys={"user": ONE, "paid_by": ONE, "drawn_by": ONE},
+    lookup=lambda club, ids: people_names(ids, club),
+)
+register_reference("session", keys={"session": ONE}, lookup=_session_names)
+register_labels("mode", TableMode)
+register_labels("table_mode", TableMode)

@@ -2,9 +2,10 @@
 
 import django_filters
 
-from club.models import AuditEntry, Player, Session
+from club.models import Player, Session
 from club.seasons import in_season, season_label, seasons_of
-from club.verbs import verb_choices
+from core.models import AuditEntry
+from core.verbs import verb_choices
 
 
 class PlayerFilter(django_filters.FilterSet):

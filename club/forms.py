@@ -1,8 +1,8 @@
 """Forms of the club app. They validate input; the services do the writing.
 
 Terms: the player form never takes a login: a login is made for its player on the player's login
-page (club.accounts.login_give), so no club page links an existing username. The login forms
-(giving a login, its role, a new one-time link, a table PIN) feed `club.accounts`; a PIN is four
+page (club.services.login_give), so no club page links an existing username. The login forms
+(giving a login, its role, a new one-time link, a table PIN) feed `club.services`; a PIN is four
 ASCII digits.
 """
 
@@ -11,9 +11,9 @@ from __future__ import annotations
 from django import forms
 from django.core.validators import RegexValidator
 
-from club.accounts import ROLES
 from club.models import Club, Player
-from club.web import OneTimeFormMixin
+from club.services.logins import ROLES
+from core.submissions import OneTimeFormMixin
 
 
 class HouseRulesForm(forms.ModelForm):
@@ -136,7 +136,7 @@ class CheckInForm(forms.Form):
         return data
 
 
-# --- Logins, passwords and PINs (club.accounts does the writing) ---------------------------------
+# --- Logins, passwords and PINs (club.services does the writing) ---------------------------------
 
 ROLE_CHOICES = [(role, role.capitalize()) for role in ROLES]
 PIN_WIDGET = forms.PasswordInput(
@@ -197,7 +197,7 @@ class PinForm(forms.Form):
 
 class OwnPasswordForm(forms.Form):
     """Change one's own password: the current one, then the new one twice. Whether the current
-    one is right and the new one strong enough is for `club.accounts.password_change` to say."""
+    one is right and the new one strong enough is for `club.services.password_change` to say."""
 
     old_password = forms.CharField(
         label="Current password",

@@ -1,30 +1,18 @@
-"""E-mail, when the site is configured to send it: the one-time login links.
+"""The one-time login links by e-mail, when the site sends e-mail (core.mail).
 
 Terms:
-- configured: `EMAIL_HOST` is set in the environment (config/settings.py reads it and the other
-  EMAIL_* variables). Without it nothing is ever sent and nothing fails: the organiser hands the
-  link or its QR code over in person, which always works.
+- not configured: nothing is sent and nothing fails: the organiser hands the link or its QR code
+  over in person, which always works.
 - sent after the commit: the link is e-mailed once the transaction that made it has committed
   (`transaction.on_commit`), so a mail never carries a link that was rolled back.
 """
 
 from __future__ import annotations
 
-import logging
-import smtplib
-
-from django.conf import settings
-from django.core.mail import send_mail
 from django.utils import timezone
 
 from club.models import LOGIN_LINK_DAYS, LoginLink, LoginLinkPurpose
-
-log = logging.getLogger(__name__)
-
-
-def email_configured() -> bool:
-    """Whether the site sends e-mail (see the module's terms)."""
-    return bool(getattr(settings, "EMAIL_HOST", ""))
+from core.mail import mail_send
 
 
 def login_link_message(link: LoginLink, url: str, name: str) -> tuple[str, str]:
@@ -53,13 +41,10 @@ def login_link_send(link: LoginLink, url: str, name: str) -> bool:
     """E-mail `url` (the link's full address) to its login's address; whether it was sent. A
     mail server that refuses or does not answer is logged, never raised: the link still works
     and the page shows it."""
-    address = link.user.email
-    if not email_configured() or not address:
-        return False
     subject, body = login_link_message(link, url, name)
-    try:
-        send_mail(subject, body, None, [address])
-    except (OSError, smtplib.SMTPException, ValueError) as error:  # ValueError: a bad header
-        log.warning("The one-time link for %s was not e-mailed: %s", link.user, error)
-        return False
-    return True
+    return mail_send(
+        subject=subject,
+        body=body,
+        address=link.user.email,
+        about=f"The one-time link for {link.user}",
+    )

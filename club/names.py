@@ -4,7 +4,7 @@ the audit log's "Who"): by their name, never by their login's username.
 Terms:
 - person's name: for a login, the display name of the player it is linked to in the club the page
   is about; else the login's full name; else its username (a site administrator with neither).
-  A login is linked to one player at most (club.auth), so a login has one such name.
+  A login is linked to one player at most (club.backends), so a login has one such name.
 
 A page that names many people prefetches each login's players (`<field>__players`), so naming
 them costs no query per row; `people_names` names many logins at once in one query.

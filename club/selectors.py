@@ -20,19 +20,11 @@ from django.db.models.functions import Coalesce, Lower
 from django.http import HttpRequest
 from django.utils import timezone
 
-from club.models import (
-    AuditEntry,
-    CheckIn,
-    Club,
-    LoginLink,
-    Player,
-    Session,
-    SessionState,
-    WrongPin,
-)
+from club.models import CheckIn, Club, LoginLink, Player, Session, SessionState, WrongPin
 from club.money import owed_cents_expression
 from club.names import player_name_of
 from club.pin_waits import PIN_MEMORY_DAYS, wait_after
+from core.models import AuditEntry
 
 
 def club_for_user(user) -> Club | None:
@@ -179,7 +171,7 @@ def next_session_date(club: Club, today: dt.date | None = None) -> dt.date:
     return today + dt.timedelta(days=(club.session_weekday - today.weekday()) % 7)
 
 
-# --- Logins and PINs (club.accounts writes them) --------------------------------------------------
+# --- Logins and PINs (club.services writes them) --------------------------------------------------
 
 
 def login_link_live(user) -> LoginLink | None:

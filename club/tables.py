@@ -1,49 +1,15 @@
-"""Tables of the club app (django-tables2), the one column class that shows cents, and the CSV
-exporter every download uses."""
+"""Tables of the club app (django-tables2): the roster, the audit log and the sessions. The
+column class that shows cents and the CSV exporter are core's (core.tables)."""
 
 import django_tables2 as tables
 from django.urls import reverse
 from django.utils.html import format_html
-from django_tables2.export import TableExport
 
 from club.audit import AT_THE_TABLE
-from club.audit_log import AuditNames
-from club.models import AuditEntry, Player, Session
-from club.templatetags.pegboard import cents
-
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-
-
-def spreadsheet_safe(cell):
-    """A cell a spreadsheet will show as text: one that starts like a formula (a player named
-    "=HYPERLINK(...)") gets a leading apostrophe; numbers, signed ones too, stay as they are."""
-    if not isinstance(cell, str) or not cell.startswith(FORMULA_STARTS):
-        return cell
-    try:
-        float(cell)
-    except ValueError:
-        return "'" + cell
-    return cell
-
-
-class SafeTableExport(TableExport):
-    """django-tables2's export with every text cell made spreadsheet-safe."""
-
-    def table_to_dataset(self, table, exclude_columns, dataset_kwargs=None):
-        dataset = super().table_to_dataset(table, exclude_columns, dataset_kwargs)
-        rows = [tuple(spreadsheet_safe(cell) for cell in row) for row in dataset]
-        headers = dataset.headers
-        dataset.wipe()
-        dataset.headers = headers
-        dataset.extend(rows)
-        return dataset
-
-
-class CentsColumn(tables.Column):
-    """Integer cents shown as 25¢ or $3.25; the only place tables format money."""
-
-    def render(self, value):
-        return cents(value)
+from club.models import Player, Session
+from core.audit_log import AuditNames
+from core.models import AuditEntry
+from core.tables import CentsColumn
 
 
 class PlayerTable(tables.Table):
@@ -99,7 +65,7 @@ class EditablePlayerTable(PlayerTable):
 
 
 class AuditDataColumn(tables.Column):
-    """An audit entry's data read to people (club.audit_log): "field: before → after" lines,
+    """An audit entry's data read to people (core.audit_log): "field: before → after" lines,
     names where the entry stores ids."""
 
     def render(self, value, table):

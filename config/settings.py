@@ -68,6 +68,7 @@ INSTALLED_APPS = [
     # Pegboard's apps, in their layers (docs/architecture.md): each imports only those above it
     # in this list. web syncs the role groups after migrate, so it comes after every app whose
     # permissions it gives out.
+    "core",
     "club",
     "games",
     "scoring",
@@ -176,9 +177,9 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 # Roles are per club: a login has its role's permissions only through its player record
-# (club/auth.py). Django's own ModelBackend must not be listed beside it.
+# (club/backends.py). Django's own ModelBackend must not be listed beside it.
 # django-axes' backend comes first: it refuses a locked-out login before any password is checked.
-AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "club.auth.ClubBackend"]
+AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "club.backends.ClubBackend"]
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
@@ -207,12 +208,15 @@ MESSAGE_STORAGE = "django.contrib.messages.storage.session.SessionStorage"
 
 DJANGO_TABLES2_TEMPLATE = "tables/table.html"
 
+# The model of a club: core's audit trail keeps each entry under one (core knows no app above it).
+PEGBOARD_CLUB_MODEL = "club.Club"
+
 # The club whose pages an anonymous visitor sees when several clubs share one site.
 PEGBOARD_DEFAULT_CLUB = os.environ.get("PEGBOARD_DEFAULT_CLUB", "")
 
 # The address phones at the venue open the site by (e.g. http://192.168.1.20:8000): the table
 # links and QR codes on the seating chart and the organisers' one-time login links use it.
-# Empty: the address the page was opened by (club/qr.py).
+# Empty: the address the page was opened by (core/qr.py).
 PEGBOARD_BASE_URL = os.environ.get("PEGBOARD_BASE_URL", "").strip().rstrip("/")
 
 # The key that signs club backups (`manage.py export_club`) and checks them on import
@@ -222,7 +226,8 @@ PEGBOARD_BASE_URL = os.environ.get("PEGBOARD_BASE_URL", "").strip().rstrip("/")
 PEGBOARD_BACKUP_KEY = os.environ.get("PEGBOARD_BACKUP_KEY", "")
 
 # E-mail (optional): with EMAIL_HOST set, an organiser's one-time login link is also e-mailed to
-# a login that has an address (club/mail.py); without it nothing is sent and nothing fails.
+# a login that has an address (club/mail.py, through core/mail.py); without it nothing is sent
+# and nothing fails.
 EMAIL_HOST = os.environ.get("EMAIL_HOST", "").strip()
 EMAIL_PORT = env_seconds("EMAIL_PORT", 587)  # a whole number, like the seconds
 EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")

@@ -10,7 +10,7 @@ from django.http import HttpRequest, HttpResponse
 from django.urls import include, path
 from django.views.decorators.http import require_safe
 
-from club.logins import WelcomeView
+from club.views.logins import WelcomeView
 from web.forms import LoginForm
 from web.views import HomeView
 
@@ -33,7 +33,7 @@ urlpatterns = [
         name="login",
     ),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
-    # One-time links where a login sets its password (club.logins).
+    # One-time links where a login sets its password (club.views.logins).
     path("welcome/<str:link>/", WelcomeView.as_view(), name="welcome"),
     path("club/", include("club.urls")),
     path("club/", include("money.urls")),

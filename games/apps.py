@@ -6,7 +6,7 @@ from club.roles import ORGANISERS, PLAYERS
 class GamesConfig(AppConfig):
     name = "games"
     verbose_name = "Games"
-    # What each role may do with rounds, games and results (web.roles builds the groups);
+    # What each role may do with rounds, games and results (web.role_groups builds the groups);
     # object rules stay in the services: only at one's own table, only the other side's entry.
     role_permissions = {
         PLAYERS: (

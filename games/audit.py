@@ -1,10 +1,10 @@
-"""The games app's audit verbs: draws, seat swaps, withdrawn rounds, results (`club.verbs`), and
-how the audit log names the games its entries refer to (`club.audit_log`)."""
+"""The games app's audit verbs: draws, seat swaps, withdrawn rounds, results (`core.verbs`), and
+how the audit log names the games its entries refer to (`core.audit_log`)."""
 
 from django.db import models
 
-from club.audit_log import ONE, register_reference
-from club.verbs import register_verbs
+from core.audit_log import ONE, register_reference
+from core.verbs import register_verbs
 from games.models import Game
 
 

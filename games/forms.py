@@ -3,7 +3,7 @@ withdrawing a round, a whole round's scorecards, finding a name on the round pag
 table (its link, no login): the scores with who enters them, and a player's Accept (with their PIN
 when the session asks for table PINs).
 
-The forms that save something carry a one-time token (club.web.OneTimeFormMixin), so a double
+The forms that save something carry a one-time token (core.submissions), so a double
 post saves once; the draw names the round it draws instead.
 """
 
@@ -13,9 +13,9 @@ from django import forms
 from django.core.validators import RegexValidator
 
 from club.rules import HouseRules
-from club.web import OneTimeFormMixin
+from core.submissions import OneTimeFormMixin
+from games.game_result import GameResultError, game_result
 from games.models import Game, Round
-from games.outcome import OutcomeError, game_outcome
 from games.selectors import RoundTable, name_key
 
 
@@ -158,8 +158,8 @@ class ScorecardsForm(OneTimeFormMixin, forms.Form):
                 self.error_sides[number] = values.index(None)
                 continue
             try:
-                game_outcome(values, rules=self.rules)
-            except OutcomeError as error:
+                game_result(values, rules=self.rules)
+            except GameResultError as error:
                 self.table_errors[number] = [f"Table {number}: {error}"]
                 if error.side is not None:
                     self.error_sides[number] = error.side

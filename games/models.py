@@ -9,7 +9,7 @@ Terms:
   organiser) confirms it. A later entry or correction is a new version; the one it replaces becomes
   superseded. At most one version of a game is not superseded.
 - result line: one player's figures in a result version (score of their side, won, skunks, game
-  points, spread), derived by `games.outcome`.
+  points, spread), derived by `games.game_result`.
 - table token: a game's unguessable key, the `/t/<token>/` link and QR code on the seating chart
   through which the players at that table enter and accept its result without a login (while
   its round is open: games.table).

@@ -32,11 +32,11 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.generic import View
 
-from club.accounts import pin_refusal
-from club.logins import never_cached
 from club.models import Player
-from club.submissions import AlreadySaved
-from club.web import add_service_errors
+from club.services import pin_refusal
+from club.views.logins import never_cached
+from core.mixins import add_service_errors
+from core.submissions import AlreadySaved
 from games.forms import TableAcceptForm, TableResultForm
 from games.hooks import table_panels
 from games.models import Game, Result, ResultState

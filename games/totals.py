@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from club.services import standings_changed
+from club.services import pages_changed
 from games.models import ResultLine, ResultState, SessionTotal
 
 
@@ -94,4 +94,4 @@ def refresh_session_totals(session) -> None:
     """Recount a session's totals from its confirmed lines (call inside the writing transaction),
     and mark the club's standings pages stale."""
     write_session_totals(session, lines_model=ResultLine, totals_model=SessionTotal)
-    standings_changed(session.club_id)
+    pages_changed(session.club_id)

@@ -5,7 +5,7 @@ confirmed and corrected (apps above add their panels to the game page through `g
 
 Views stay thin: check a permission, validate a form, call one service, add a message, redirect.
 A form that fails renders its page again with the errors (status 400). A form posted twice saves
-once: the second post shows "This was already saved." (club.submissions). Every lookup is within
+once: the second post shows "This was already saved." (core.submissions). Every lookup is within
 the current club.
 """
 
@@ -18,11 +18,12 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.generic import View
 
-from club.logins import NeverCachedMixin
+from club.mixins import ClubMixin, PublicReadMixin, SessionMixin
 from club.models import Player, Session
-from club.qr import absolute_url, is_local_only, qr_svg
-from club.submissions import AlreadySaved
-from club.web import ClubMixin, PageMixin, PublicReadMixin, SessionMixin, add_service_errors
+from club.views.logins import NeverCachedMixin
+from core.mixins import PageMixin, add_service_errors
+from core.qr import absolute_url, is_local_only, qr_svg
+from core.submissions import AlreadySaved
 from games import services
 from games.forms import (
     CorrectionForm,

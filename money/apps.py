@@ -6,7 +6,7 @@ from club.roles import ORGANISERS, PLAYERS
 class MoneyConfig(AppConfig):
     name = "money"
     verbose_name = "Money"
-    # What each role may do with the sessions' money (web.roles builds the groups); a player
+    # What each role may do with the sessions' money (web.role_groups builds the groups); a player
     # sees their own money page only (the view checks whose it is).
     role_permissions = {
         PLAYERS: ("money.view_settlement",),

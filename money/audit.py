@@ -1,11 +1,11 @@
 """The money app's audit verbs: settling and reopening a session, taking and
-handing back skunk coins (see `club.verbs`), and the pots' names in the audit log
-(`club.audit_log`)."""
+handing back skunk coins (see `core.verbs`), and the pots' names in the audit log
+(`core.audit_log`)."""
 
 from django.db import models
 
-from club.audit_log import register_labels
-from club.verbs import register_verbs
+from core.audit_log import register_labels
+from core.verbs import register_verbs
 from money.models import Pot
 
 

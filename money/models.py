@@ -25,14 +25,9 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
-from club.models import (
-    MONEY_LIMIT_CENTS,
-    AppendOnlyModel,
-    Club,
-    Player,
-    Session,
-    money_validators,
-)
+from club.models import Club, Player, Session
+from core.cents import MONEY_LIMIT_CENTS, money_validators
+from core.models import AppendOnlyModel
 from games.models import Game
 
 

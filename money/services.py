@@ -36,11 +36,13 @@ from django.db.models import Sum
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from club.audit import audit_record, audit_record_many
-from club.locking import lock_club, lock_session, locked
+from club.locking import lock_club, lock_session
 from club.models import CheckIn, Player, Session, SessionState
 from club.money import CHECKIN_JACKPOT_FIELDS
-from club.services import session_require_open, standings_changed
+from club.services import pages_changed as standings_changed
+from club.services import session_require_open
+from core.audit import audit_record, audit_record_many
+from core.locking import locked
 from games.models import ResultLine, ResultState
 from games.selectors import session_standings
 from money.audit import MoneyVerb

@@ -15,7 +15,7 @@ from decimal import Decimal
 import django_tables2 as tables
 from django.utils.html import format_html
 
-from club.templatetags.pegboard import cents
+from core.templatetags.pegboard import cents
 from money.models import LedgerEntry
 from money.selectors import ledger_balances
 

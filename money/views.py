@@ -17,10 +17,11 @@ from django.views.generic.base import TemplateResponseMixin
 from django_filters.views import FilterView
 from django_tables2 import SingleTableMixin
 
-from club.export import CsvExportMixin
+from club.mixins import ClubMixin, SessionMixin
 from club.models import Player, SessionState
-from club.templatetags.pegboard import cents
-from club.web import ClampedPaginator, ClubMixin, SessionMixin
+from core.export import CsvExportMixin
+from core.mixins import ClampedPaginator
+from core.templatetags.pegboard import cents
 from money import services
 from money.filters import LedgerFilter
 from money.forms import ReopenForm

@@ -1,11 +1,11 @@
-"""The ops app's audit verbs (`club.verbs`): a club restored from a backup (`manage.py
+"""The ops app's audit verbs (`core.verbs`): a club restored from a backup (`manage.py
 import_club`), with the SHA-256 of the file it came from; a restore from a file whose signature
 did not hold (imported only because the operator said the file is trusted) has a verb of its
 own, so the club's audit log shows it for what it is."""
 
 from django.db import models
 
-from club.verbs import register_verbs
+from core.verbs import register_verbs
 
 
 @register_verbs

@@ -10,7 +10,8 @@ Terms:
   the site's backup key (ops.backup_signature). A file without a valid one is restored only when
   the operator says it is trusted; the restore then says so in the logs and in the club's audit
   trail, with the file's SHA-256.
-- club rows: every row of the club, games, scoring and money apps that belongs to the club.
+- club rows: every row of the core, club, games, scoring and money apps that belongs to the club
+  (core's: its audit trail).
   CLUB_ROWS names, for each model, the lookup from the model to its club, in the order they are
   restored; a model of those apps missing from it (and not in NOT_BACKED_UP, which says why it
   belongs to no club) stops the export (`backed_up_models`).
@@ -55,7 +56,7 @@ from ops.backup_signature import sign_text
 
 FORMAT = "pegboard-club-backup"
 VERSION = 1
-BACKUP_APPS = ("club", "games", "scoring", "money")
+BACKUP_APPS = ("core", "club", "games", "scoring", "money")
 
 # Model label -> lookup from that model to its club; restored in this order (parents first).
 CLUB_ROWS: dict[str, str] = {
@@ -78,18 +79,27 @@ CLUB_ROWS: dict[str, str] = {
     "money.payout": "settlement__session__club",
     "money.ledgerentry": "club",
     "money.skunkcoin": "session__club",
-    "club.auditentry": "club",
+    "core.auditentry": "club",
 }
 # Models of those apps that belong to no club, and why they are not backed up.
 NOT_BACKED_UP: dict[str, str] = {
-    "club.submissiontoken": "a form's one-time token: spent by the next post, of no club",
+    "core.submissiontoken": "a form's one-time token: spent by the next post, of no club",
     "club.loginlink": "a one-time link to set a password: a restored club gives new ones",
 }
 USER_LABEL = "auth.user"
 
-# Files written before the money app existed (same format version) name its models and their
-# content types by the club app; they are read with today's names.
-MOVED_MODELS = {"settlement", "payout", "ledgerentry"}
+# Models that moved from the club app to another: files written before the move (same format
+# version) name them and their content types by their old labels; they are read with today's.
+MOVED_MODELS = {
+    "club.settlement": "money.settlement",
+    "club.payout": "money.payout",
+    "club.ledgerentry": "money.ledgerentry",
+    "club.auditentry": "core.auditentry",
+    "club.submissiontoken": "core.submissiontoken",
+}
+# Fields renamed since (model label -> {old name: today's}): files written before the rename
+# (same format version) name them so; they are read with today's names.
+RENAMED_FIELDS = {"club.club": {"standings_version": "pages_version"}}
 
 
 # Files written while wrong table PINs were counted per player and session, the count locking

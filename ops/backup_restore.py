@@ -34,8 +34,8 @@ from django.core.serializers.base import DeserializationError
 from django.db import DatabaseError, IntegrityError, connection, models, transaction
 from django.utils import timezone
 
-from club.audit import audit_record
 from club.models import Club
+from core.audit import audit_record
 from ops.audit import OpsVerb
 from ops.backup import (
     CLUB_ROWS,
@@ -43,6 +43,7 @@ from ops.backup import (
     MOVED_MODELS,
     OLD_PIN_COUNT,
     OLD_PIN_TRIES,
+    RENAMED_FIELDS,
     USER_LABEL,
     VERSION,
     BackupError,
@@ -51,7 +52,7 @@ from ops.backup import (
 from ops.backup_checks import BrokenRow, check_backup, check_logins
 from ops.backup_signature import SignatureCheck, check_signature
 from standings.services import ratings_restore
-from web.roles import sync_roles
+from web.role_groups import sync_roles
 
 logger = logging.getLogger("pegboard.backup")
 LOGIN_M2M = ("groups", "user_permissions")
@@ -116,6 +117,7 @@ def _read_rows(document: dict) -> None:
             'The file\'s "objects" are not a list of rows with a whole-number "pk" and "fields".'
         )
     _read_moved_names(document)
+    _read_renamed_fields(document)
     labels = Counter(row.get("model") for row in objects)
     known = (USER_LABEL, *CLUB_ROWS, OLD_PIN_COUNT)
     unknown = sorted(str(label) for label in labels if label not in known)
@@ -192,14 +194,12 @@ def _session_start(row: dict, sessions: dict) -> dt.datetime:
 
 
 def _moved(label: object) -> object:
-    """Today's label of a model the file may name by the club app ("club.payout")."""
-    if isinstance(label, str) and label.startswith("club.") and label[5:] in MOVED_MODELS:
-        return "money." + label[5:]
-    return label
+    """Today's label of a model the file may name by its old app ("club.payout")."""
+    return MOVED_MODELS.get(label, label) if isinstance(label, str) else label
 
 
 def _read_moved_names(document: dict) -> None:
-    """Rename, in place, what an older file names by the club app: its rows' models, their
+    """Rename, in place, what an older file names by its old app: its rows' models, their
     counts and content types (natural keys). (Logins' permissions of their own, which older
     files could name so, are refused: ops.backup_checks.check_logins.)"""
     counts = document.get("counts")
@@ -210,6 +210,17 @@ def _read_moved_names(document: dict) -> None:
         for name, value in row["fields"].items():
             if name == "content_type" and isinstance(value, list) and len(value) == 2:
                 row["fields"][name] = str(_moved(".".join(map(str, value)))).split(".")
+
+
+def _read_renamed_fields(document: dict) -> None:
+    """Rename, in place, the fields an older file names by their names of before."""
+    for row in document["objects"]:
+        label = row.get("model")
+        renamed = RENAMED_FIELDS.get(label, {}) if isinstance(label, str) else {}
+        fields = row["fields"]
+        for old, new in renamed.items():
+            if old in fields and new not in fields:
+                fields[new] = fields.pop(old)
 
 
 def _refuse_non_empty(document: dict) -> None:

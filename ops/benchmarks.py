@@ -8,7 +8,7 @@ Terms:
 - page: one of PAGES, rendered in-process through Django's test client as the role that uses it,
   warm (after WARMUP renders): the query count of one render, median and 95th-percentile ms.
   The standings pages are rendered for a logged-in player: anonymous visitors get them from the
-  visitors' cache (club.views.VisitorCacheMixin), which would time the cache, not the render.
+  visitors' cache (core.pages.VisitorCacheMixin), which would time the cache, not the render.
   The live board (`board`) and its refresh (`board_refresh`, asked for as htmx asks, with no
   versions: every part rendered and sent, the most a refresh costs) are this morning's session,
   as a visitor (a TV); the table page (`table`) is the link of this morning's last round's first

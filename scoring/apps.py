@@ -6,7 +6,7 @@ from club.roles import JUDGES, PLAYERS
 class ScoringConfig(AppConfig):
     name = "scoring"
     verbose_name = "Scoring"
-    # What each role may do with claims and disputes (web.roles builds the groups); object
+    # What each role may do with claims and disputes (web.role_groups builds the groups); object
     # rules stay in the services: players file and dispute only at their own table.
     role_permissions = {
         PLAYERS: (

@@ -1,11 +1,11 @@
 """The scoring app's audit verbs: claims, outcomes, muggins calls, card confirmations, disputes,
-rulings and appeals (see `club.verbs`), and how the audit log names the claims and disputes its
-entries refer to (`club.audit_log`)."""
+rulings and appeals (see `core.verbs`), and how the audit log names the claims and disputes its
+entries refer to (`core.audit_log`)."""
 
 from django.db import models
 
-from club.audit_log import ONE, register_labels, register_reference
-from club.verbs import register_verbs
+from core.audit_log import ONE, register_labels, register_reference
+from core.verbs import register_verbs
 from scoring.models import Claim, ClaimKind, Dispute, OutcomeKind, RulingDecision
 
 

@@ -1,13 +1,13 @@
 """Forms of the scoring app. The hand counter form parses cards with the engine and counts them.
 
 Terms: `hand` is 4 cards (3 in five-card cribbage) typed or picked; `starter` the cut card. The
-forms that save something carry a one-time token (club.web.OneTimeFormMixin): posted twice, they
+forms that save something carry a one-time token (core.submissions): posted twice, they
 save once.
 """
 
 from django import forms
 
-from club.web import OneTimeFormMixin
+from core.submissions import OneTimeFormMixin
 from scoring.discarding import MINE, THEIRS, DiscardAdvice, advise
 from scoring.engine import CardError, ScoringError, parse_card, parse_cards
 from scoring.models import ClaimKind

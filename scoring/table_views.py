@@ -23,8 +23,8 @@ from django.shortcuts import get_object_or_404, redirect
 from django.views.generic import View
 
 from club.models import Player
-from club.submissions import AlreadySaved
-from club.web import add_service_errors
+from core.mixins import add_service_errors
+from core.submissions import AlreadySaved
 from games.models import Game
 from games.table_views import TableMixin, render_table_page, seated, table_url
 from scoring import services

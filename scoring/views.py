@@ -13,9 +13,10 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.generic import TemplateView, View
 
+from club.mixins import ClubMixin
 from club.models import Player, Session
-from club.submissions import AlreadySaved
-from club.web import ClubMixin, PageMixin, add_service_errors
+from core.mixins import PageMixin, add_service_errors
+from core.submissions import AlreadySaved
 from games.models import Game
 from scoring import services
 from scoring.engine import DECK, SUITS

@@ -1,10 +1,10 @@
-"""The standings app's audit verbs (`club.verbs`): the ratings rebuilt from scratch by hand
+"""The standings app's audit verbs (`core.verbs`): the ratings rebuilt from scratch by hand
 (`manage.py ratings --rebuild`). The replays that follow a confirmed or corrected result are
 part of that result's own entry."""
 
 from django.db import models
 
-from club.verbs import register_verbs
+from core.verbs import register_verbs
 
 
 @register_verbs

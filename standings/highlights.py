@@ -10,7 +10,7 @@ Terms:
   the jackpot asks for that, and a dispute takes the hand off at once.
 - skunk: a skunked losing side of a confirmed result, a *double skunk* when it was also under the
   double skunk line. The lines are the session's house rules (by default under 91 and under 61,
-  western-publishing.txt "Pegging"), applied when the result was confirmed (games.outcome).
+  western-publishing.txt "Pegging"), applied when the result was confirmed (games.game_result).
 - grand slam: a player who won every game of a session: at least GRAND_SLAM_GAMES games, one in
   every round the session drew, every one confirmed and won, once the session's last round is
   in (the session is settled, or every round its rules plan is drawn). Read from the kept session

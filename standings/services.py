@@ -7,9 +7,9 @@ the confirmed results by `standings.ratings`, never edited by hand.
 - `ratings_rebuild(club=..., actor=...)`: everything from scratch, with an audit entry
   (`manage.py ratings --rebuild`).
 - `ratings_restore(club=...)`: after a backup is restored (ops.backup): from scratch, without
-  an audit entry or a new standings version, since a restored club is its file, row for row.
+  an audit entry or a new pages version, since a restored club is its file, row for row.
 
-Each first bumps the club's standings version (`club.services.standings_changed`): the ratings
+Each first moves on the club's pages version (`club.services.pages_changed`): the ratings
 are part of what the standings pages show, and on PostgreSQL that update holds the club row to
 the end of the transaction, so two replays of one club take turns (the result services already
 make the same update after their own locks, so no lock is taken out of order).
@@ -20,9 +20,9 @@ from __future__ import annotations
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
-from club.audit import audit_record
 from club.models import Club, Session
-from club.services import standings_changed
+from club.services import pages_changed
+from core.audit import audit_record
 from standings.audit import StandingsVerb
 from standings.ratings import Replayed, replay_from
 
@@ -31,7 +31,7 @@ def ratings_update(*, session: Session) -> Replayed:
     """Replay the ratings of `session`'s club from `session` on (its results were confirmed or
     corrected), inside the caller's transaction."""
     with transaction.atomic():
-        standings_changed(session.club_id)
+        pages_changed(session.club_id)
         return replay_from(session.club_id, since=session)
 
 
@@ -39,7 +39,7 @@ def ratings_rebuild(*, club: Club, actor: AbstractBaseUser | None) -> Replayed:
     """Recompute every rating of the club from its confirmed results, and say so in the audit
     trail (games and rows replayed)."""
     with transaction.atomic():
-        standings_changed(club.pk)
+        pages_changed(club.pk)
         replayed = replay_from(club.pk)
         audit_record(
             actor=actor,

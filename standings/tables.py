@@ -9,7 +9,7 @@ import django_tables2 as tables
 from django.urls import reverse
 from django.utils.html import format_html
 
-from club.tables import CentsColumn
+from core.tables import CentsColumn
 from games.tables import SignedColumn
 from standings.models import PROVISIONAL_GAMES
 

@@ -1,6 +1,6 @@
 """Views of the standings app: the season table, the all-time table with records and
 highlights, and a player's page with their season, head-to-head and charts. Public when the club
-publishes its standings; visitors get them from the cache (club.web.VisitorCacheMixin).
+publishes its standings; visitors get them from the cache (club.mixins.ClubVisitorCacheMixin).
 """
 
 from __future__ import annotations
@@ -15,10 +15,10 @@ from django.utils.safestring import mark_safe
 from django.views.generic import TemplateView
 from django_tables2 import SingleTableMixin
 
-from club.export import CsvExportMixin
+from club.mixins import ClubMixin, ClubVisitorCacheMixin, PublicReadMixin
 from club.models import Player
 from club.seasons import season_label
-from club.web import ClubMixin, PublicReadMixin, VisitorCacheMixin
+from core.export import CsvExportMixin
 from money.selectors import may_see_player_money
 from standings.charts import Point, bar_chart_svg, line_chart_svg
 from standings.highlights import GRAND_SLAM_GAMES, STREAK_GAMES
@@ -97,7 +97,9 @@ class SeasonMixin(PublicReadMixin, ClubMixin):
         return season
 
 
-class StandingsView(VisitorCacheMixin, SeasonMixin, CsvExportMixin, SingleTableMixin, TemplateView):
+class StandingsView(
+    ClubVisitorCacheMixin, SeasonMixin, CsvExportMixin, SingleTableMixin, TemplateView
+):
     template_name = "standings/standings.html"
     table_class = SeasonStandingTable
     table_pagination = False
@@ -118,7 +120,9 @@ class StandingsView(VisitorCacheMixin, SeasonMixin, CsvExportMixin, SingleTableM
         )
 
 
-class AllTimeView(VisitorCacheMixin, SeasonMixin, CsvExportMixin, SingleTableMixin, TemplateView):
+class AllTimeView(
+    ClubVisitorCacheMixin, SeasonMixin, CsvExportMixin, SingleTableMixin, TemplateView
+):
     template_name = "standings/all_time.html"
     table_class = SeasonStandingTable
     table_pagination = False
@@ -140,7 +144,9 @@ class AllTimeView(VisitorCacheMixin, SeasonMixin, CsvExportMixin, SingleTableMix
         )
 
 
-class RatingsView(VisitorCacheMixin, SeasonMixin, CsvExportMixin, SingleTableMixin, TemplateView):
+class RatingsView(
+    ClubVisitorCacheMixin, SeasonMixin, CsvExportMixin, SingleTableMixin, TemplateView
+):
     """The club's ratings: every rated player, best first, with CSV."""
 
     template_name = "standings/ratings.html"
@@ -158,7 +164,7 @@ class RatingsView(VisitorCacheMixin, SeasonMixin, CsvExportMixin, SingleTableMix
         )
 
 
-class PlayerPageView(VisitorCacheMixin, SeasonMixin, TemplateView):
+class PlayerPageView(ClubVisitorCacheMixin, SeasonMixin, TemplateView):
     template_name = "standings/player.html"
     visitor_cache_params = ("season",)
 

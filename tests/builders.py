@@ -26,7 +26,7 @@ from tests.factories import ClubFactory, PlayerFactory, UserFactory
 
 def _members(club, *officials):
     """Officials who are members of no club yet become (inactive) members of `club`: roles act
-    only through a player record (club/auth.py)."""
+    only through a player record (club/backends.py)."""
     for official in officials:
         if not Player.objects.filter(user=official).exists():
             PlayerFactory(club=club, user=official, active=False, display_name=f"zz {official}")
@@ -37,7 +37,7 @@ def run_session(
 ):
     """A whole session through the services: check-in, fees, draws, confirmed results.
     Organisers who are members of no club yet become (inactive) members of `club`: roles act
-    only through a player record (club/auth.py)."""
+    only through a player record (club/backends.py)."""
     _members(club, organiser, confirmer)
     session = club_services.session_open(
         club=club, actor=organiser, date=date or dt.date(2026, 11, 26)

@@ -2,7 +2,7 @@
 
 Terms: `UserFactory(role="organisers")` makes a login in that role group (see club/roles.py);
 `UserFactory(role="organisers", club=club)` also links it to a new player of `club`, without which
-it has no permissions anywhere (roles are per club: club/auth.py).
+it has no permissions anywhere (roles are per club: club/backends.py).
 """
 
 import datetime as dt
@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from club.models import CheckIn, Club, Player, Session, SessionState
 from games.models import Game, Result, ResultLine, ResultState, Round, Seat, TableKind
-from web.roles import sync_roles
+from web.role_groups import sync_roles
 
 PASSWORD = "test-password-123"
 
@@ -49,7 +49,8 @@ class UserFactory(factory.django.DjangoModelFactory):
     @factory.post_generation
     def club(self, create, extracted, **kwargs):
         """`club=some_club` links the login to a new player of that club: roles are per club, so
-        a login acts (has its role's permissions) only through a player record (club/auth.py)."""
+        a login acts (has its role's permissions) only through a player record
+        (club/backends.py)."""
         if create and extracted is not None:
             PlayerFactory(club=extracted, user=self, display_name=f"Member {self.username}")
 

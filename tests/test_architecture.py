@@ -1,9 +1,10 @@
 """The house's structure (docs/architecture.md), checked on the source: the apps' layers, module
 sizes, the pure modules, house rules read only through `HouseRules`, row locks only through
-`club.locking`.
+`core.locking`.
 
 Terms:
-- layer: the apps in order, lowest first: club < games < scoring < money < standings < web < ops.
+- layer: the apps in order, lowest first: core < club < games < scoring < money < standings < web
+  < ops. core is what every app uses and no app owns; it imports no other app.
   A module may import its own app and the apps below it, never one above (tests and migrations
   aside: they may reach anywhere). `config/` wires the apps together and sits above them all.
 - import: every `import` and `from ... import` in a module, at any depth (a function's imports
@@ -21,14 +22,14 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-LAYERS = ("club", "games", "scoring", "money", "standings", "web", "ops")
+LAYERS = ("core", "club", "games", "scoring", "money", "standings", "web", "ops")
 MAX_LINES = 600
 DRAW_MAX_LINES = 400
 PURE_MODULES = (
     "club.rules",
-    "club.verbs",
+    "core.verbs",
     "club.pin_waits",
-    "games.outcome",
+    "games.game_result",
     "games.ranking",
     "games.draw",
     "scoring.engine",
@@ -110,19 +111,24 @@ def test_no_import_runs_up_the_layers():
 
 def test_the_import_check_finds_an_upward_import(tmp_path):
     """The check itself can fail: a module of club importing web (at any depth) is named with
-    its file and line; one importing a lower app is not."""
+    its file and line; one importing a lower app is not. core, the lowest, imports no app."""
     (tmp_path / "club").mkdir()
     bad = tmp_path / "club" / "bad.py"
     bad.write_text(
         '"""A module that breaks the layers."""\n'
         "from games.models import Game\n"
+        "from core.audit import audit_record\n"
         "def later():\n"
         "    from web.roles import user_role\n"
         "    from . import rules\n"
     )
-    assert upward_imports([bad], tmp_path) == [
-        "club/bad.py:2: from games.models import Game (club, layer 1, imports games, layer 2)",
-        "club/bad.py:4: from web.roles import user_role (club, layer 1, imports web, layer 6)",
+    (tmp_path / "core").mkdir()
+    low = tmp_path / "core" / "low.py"
+    low.write_text('"""A module of the lowest layer."""\nfrom club.models import Club\n')
+    assert upward_imports([bad, low], tmp_path) == [
+        "club/bad.py:2: from games.models import Game (club, layer 2, imports games, layer 3)",
+        "club/bad.py:5: from web.roles import user_role (club, layer 2, imports web, layer 7)",
+        "core/low.py:2: from club.models import Club (core, layer 1, imports club, layer 2)",
     ]
 
 
@@ -225,12 +231,12 @@ def test_the_key_check_finds_a_read_by_key(tmp_path):
     assert _rule_reads_by_key(module, tmp_path) == ["bad.py:1", "bad.py:2"]
 
 
-def test_rows_are_locked_only_through_club_locking():
+def test_rows_are_locked_only_through_core_locking():
     calls = [
         f"{path.relative_to(ROOT)}:{node.lineno}"
         for path in app_modules()
-        if path.relative_to(ROOT).as_posix() != "club/locking.py"
+        if path.relative_to(ROOT).as_posix() != "core/locking.py"
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
         if isinstance(node, ast.Attribute) and node.attr == "select_for_update"
     ]
-    assert not calls, f"lock with club.locking.locked (FOR UPDATE OF self, in order): {calls}"
+    assert not calls, f"lock with core.locking.locked (FOR UPDATE OF self, in order): {calls}"

@@ -8,7 +8,7 @@ class WebConfig(AppConfig):
 
     def ready(self) -> None:
         from web import audit  # noqa: F401 - registers the web app's audit verbs
-        from web.roles import sync_roles_after_migrate
+        from web.role_groups import sync_roles_after_migrate
 
         # After every migrate (and test-database flush): the groups follow the declarations.
         post_migrate.connect(

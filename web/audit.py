@@ -1,8 +1,8 @@
-"""The web app's audit verbs: what an organiser does about logins (see `club.verbs`)."""
+"""The web app's audit verbs: what an organiser does about logins (see `core.verbs`)."""
 
 from django.db import models
 
-from club.verbs import register_verbs
+from core.verbs import register_verbs
 
 
 @register_verbs

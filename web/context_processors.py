@@ -11,7 +11,7 @@ Terms:
 from django.http import HttpRequest
 
 from club.selectors import current_club
-from web.roles import user_role
+from web.role_groups import user_role
 
 
 def navigation(request) -> list[tuple[str, str]]:
@@ -32,7 +32,7 @@ def navigation(request) -> list[tuple[str, str]]:
         items.append(("Disputes", "scoring:queue"))
     if user.has_perm("money.view_ledgerentry"):
         items.append(("Ledger", "money:ledger"))
-    if user.has_perm("club.view_auditentry"):
+    if user.has_perm("core.view_auditentry"):
         items.append(("Audit log", "club:audit"))
     if user.has_perm("club.change_player"):
         items.append(("Lock-outs", "web:lockouts"))

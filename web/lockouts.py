@@ -20,8 +20,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.generic import TemplateView, View
 
+from club.mixins import ClubMixin
 from club.models import Player
-from club.web import ClubMixin
 from web import services
 from web.forms import LoginNameForm
 from web.selectors import club_lockouts, cool_off, lockout_ends

@@ -11,9 +11,9 @@ from axes.utils import reset
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
-from club.audit import audit_record
-from club.locking import locked
 from club.models import Club, Player
+from core.audit import audit_record
+from core.locking import locked
 from web.audit import WebVerb
 from web.selectors import Lockout, login_lockout
 

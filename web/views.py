@@ -19,10 +19,9 @@ from django.views.generic import TemplateView, View
 from django_tables2 import RequestConfig
 
 from club import services
-from club.accounts import ORGANISER_PERMISSION
-from club.auth import member_player_id
-from club.export import csv_response, requested_format
+from club.backends import member_player_id
 from club.forms import CheckInForm
+from club.mixins import ClubMixin, PublicReadMixin, SessionMixin
 from club.models import CheckIn
 from club.pin_waits import FREE_WRONG_PINS, LONGEST_WAIT, wait_text
 from club.selectors import (
@@ -33,15 +32,10 @@ from club.selectors import (
     session_fee_totals,
     session_wrong_pins,
 )
-from club.templatetags.pegboard import cents
-from club.web import (
-    ClampedPaginator,
-    ClubMixin,
-    PageMixin,
-    PublicReadMixin,
-    SessionMixin,
-    add_service_errors,
-)
+from club.services.logins import ORGANISER_PERMISSION
+from core.export import csv_response, requested_format
+from core.mixins import ClampedPaginator, PageMixin, add_service_errors
+from core.templatetags.pegboard import cents
 from games.models import ResultState
 from games.selectors import member_table, session_result_lines, session_rounds, session_standings
 from games.tables import SessionResultTable, StandingTable

@@ -12,8 +12,10 @@ from django.db import models
 from django.utils import timezone
 
 from club import rules
-from club.money import MONEY_FIELDS, MONEY_LIMIT_CENTS, money_validators
+from club.money import MONEY_FIELDS
 from club.rules import HouseRules
+from core.cents import MONEY_LIMIT_CENTS, money_validators
+from core.pages import PagesVersioned
 
 GAME_TARGETS = rules.GAME_TARGETS
 
@@ -77,7 +79,10 @@ def check_session_date(date: dt.date, today: dt.date | None = None) -> None:
         )
 
 
-class Club(models.Model):
+class Club(PagesVersioned):
+    """A club: where and when it meets, its season and its house rules. Its public pages
+    (standings, results, player pages) are versioned for the visitors' cache (core.pages)."""
+
     name = models.CharField(max_length=100, unique=True)
     slug = models.SlugField(max_length=50, unique=True)
     venue = models.CharField(max_length=200, blank=True)
@@ -129,12 +134,6 @@ class Club(models.Model):
     )
     table_mode = models.CharField(
         max_length=10, choices=TableMode.choices, default=TableMode.SINGLES
-    )
-    standings_version = models.PositiveIntegerField(
-        default=0,
-        editable=False,
-        help_text="Bumped by every service that changes what the standings pages show; the key "
-        "of their cached copies.",
     )
     standings_public = models.BooleanField(
         default=True, help_text="Anyone may read standings and session results without logging in."
@@ -248,17 +247,6 @@ class Club(models.Model):
 
     def __str__(self) -> str:
         return self.name
-
-    def save(self, *args, **kwargs) -> None:
-        # A full save of a row read earlier must not put back an older standings version:
-        # only `standings_changed` moves it.
-        if not self._state.adding and kwargs.get("update_fields") is None:
-            kwargs["update_fields"] = [
-                f.name
-                for f in self._meta.concrete_fields
-                if not f.primary_key and f.name != "standings_version"
-            ]
-        super().save(*args, **kwargs)
 
     def clean(self) -> None:
         errors: dict[str, str] = {}

@@ -4,7 +4,7 @@ they accept results with at a table, and the one-time links that let a login set
 Terms:
 - PIN: four digits a player types to accept a result on a table's link when the club's "table
   PINs" rule is on; stored hashed, like a password (`pin_hash`), set by the player or an
-  organiser (club.accounts), when last in `pin_set_at` (the wrong PINs typed before it are
+  organiser (club.services), when last in `pin_set_at` (the wrong PINs typed before it are
   guesses at another PIN, and count for no wait: club.pin_waits).
 - login link: a one-time link (`/welcome/<token>/`) where a login sets its password: the
   welcome of a new login, or a forgotten password. Only a hash of the token is stored; it is
@@ -62,7 +62,7 @@ class Player(models.Model):
             models.UniqueConstraint(
                 "club", Lower("display_name"), name="player_display_name_unique_in_club"
             ),
-            # Roles are per club (club/auth.py): a login is one player, in one club.
+            # Roles are per club (club/backends.py): a login is one player, in one club.
             models.UniqueConstraint(
                 fields=["user"],
                 condition=models.Q(user__isnull=False),

@@ -1,6 +1,5 @@
 """Sessions (one club morning each, with the house rules it is played under), check-ins (a
-player present, what they owe and who took it), the one-time tokens of forms, and the wrong
-table PINs typed in a session."""
+player present, what they owe and who took it), and the wrong table PINs typed in a session."""
 
 from __future__ import annotations
 
@@ -13,14 +12,9 @@ from django.utils.functional import cached_property
 
 from club.models.clubs import EARLIEST_DATE, LATEST_STORED_DATE, Club, check_session_date
 from club.models.people import Player
-from club.money import (
-    CHECKIN_JACKPOT_FIELDS,
-    JACKPOT_FIELDS,
-    MONEY_LIMIT_CENTS,
-    format_cents,
-    money_validators,
-)
+from club.money import CHECKIN_JACKPOT_FIELDS, JACKPOT_FIELDS
 from club.rules import HouseRules
+from core.cents import MONEY_LIMIT_CENTS, format_cents, money_validators
 
 
 class SessionState(models.TextChoices):
@@ -152,26 +146,10 @@ class CheckIn(models.Model):
             setattr(self, field, rules.jackpot_cents(hand))
 
 
-class SubmissionToken(models.Model):
-    """A form's one-time token, spent by the service that saves the form
-    (`club.services.spend_token`) in its transaction: a second post of the same page finds it
-    spent and saves nothing again. `made` names what the first post made ("app_label.model:pk")."""
-
-    token = models.CharField(max_length=64, unique=True)
-    created = models.DateTimeField(auto_now_add=True)
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
-    )
-    made = models.CharField(max_length=80, blank=True)
-
-    def __str__(self) -> str:
-        return f"submission {self.token[:8]}…"
-
-
 class WrongPin(models.Model):
     """One wrong PIN typed for a player on a table's link, in a session. The player's recent
     ones make the next try wait (club.pin_waits, club.selectors.pin_tries); the session's are
-    listed on its page for the organisers. Written only by `club.accounts.pin_verify`; kept,
+    listed on its page for the organisers. Written only by `club.services.pin_verify`; kept,
     like the audit trail, when a new PIN makes them count no more."""
 
     session = models.ForeignKey(Session, on_delete=models.PROTECT, related_name="wrong_pins")

@@ -1,6 +1,6 @@
 """Writes for the games app: drawing rounds, swapping seats, entering, confirming and correcting
 results, one table or a whole round at a time. The one bridge between the models and the pure
-modules `games.draw` and `games.outcome`.
+modules `games.draw` and `games.game_result`.
 
 Every service locks the rows it changes (club.locking's order: session, round, game), refuses a
 settled session, validates, and writes one audit entry per change inside its transaction.

@@ -18,12 +18,13 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 
-from club.audit import audit_record
-from club.locking import lock_session, locked
+from club.locking import lock_session
 from club.models import CheckIn, Player, Session
 from club.seasons import in_season
 from club.services import session_require_open
-from club.submissions import AlreadySaved, label_of, spend_token
+from core.audit import audit_record
+from core.locking import locked
+from core.submissions import AlreadySaved, label_of, spend_token
 from games.audit import GameVerb
 from games.draw import Draw, DrawError, DrawHistory, DrawTable, draw_round
 from games.hooks import round_holds
@@ -172,7 +173,7 @@ def round_swap_seats(
 ) -> Round:
     """Swap two players' seats by hand, allowed until the round is held (a result or a claim at
     one of its tables) and until a later round is drawn (its draw read these seats as who met
-    whom). The same form posted twice swaps once (`token`: club.submissions), instead of
+    whom). The same form posted twice swaps once (`token`: core.submissions), instead of
     swapping them back."""
     with transaction.atomic():
         spend_token(token=token, actor=actor)
@@ -266,7 +267,7 @@ def round_withdraw(*, round_: Round, actor: AbstractBaseUser, token: str = "") -
     has a result or claim (`withdraw_refusal`). The audit entry keeps the round's number, seed,
     mode and tables, so the withdrawn draw can still be replayed. Late arrivals checked in to
     play from the next round play from this number again. The same form posted twice
-    withdraws once (`token`: club.submissions). Returns the session.
+    withdraws once (`token`: core.submissions). Returns the session.
     """
     if not actor.has_perm(WITHDRAW_PERMISSION):
         raise PermissionDenied("Only an organiser withdraws a round.")

@@ -1,5 +1,5 @@
 """Writes of a game's result: entering a draft, confirming it, correcting a confirmed one, each a
-new version. The bridge between the models and the pure `games.outcome`.
+new version. The bridge between the models and the pure `games.game_result`.
 
 Terms: a *version* is one Result row of a game; at most one is not superseded (the current one).
 A draft waits for the other side (or another organiser) to confirm it.
@@ -15,22 +15,24 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from club.audit import at_the_table, audit_record
-from club.locking import lock_session, locked
+from club.audit import at_the_table
+from club.locking import lock_session
 from club.models import Player
 from club.services import passes, session_require_open
-from club.submissions import spend_token
+from core.audit import audit_record
+from core.locking import locked
+from core.submissions import spend_token
 from games.audit import GameVerb
+from games.game_result import GameResultError, game_result
 from games.hooks import results_changed
 from games.models import Game, Result, ResultLine, ResultSource, ResultState, Round, Seat
-from games.outcome import OutcomeError, game_outcome
 from games.totals import refresh_session_totals
 
 CORRECT_PERMISSION = "games.correct_result"
 WITHDRAWN = "round_withdrawn"  # the code of the refusal of a write to a withdrawn round
 
 
-def _scores_error(error: OutcomeError) -> ValidationError:
+def _scores_error(error: GameResultError) -> ValidationError:
     if error.side is None:
         return ValidationError(str(error))
     return ValidationError({f"side_{error.side}": str(error)})
@@ -65,8 +67,8 @@ def new_version(
     if len(scores) != game.side_count:
         raise ValidationError(f"This table has {game.side_count} sides: give a score for each.")
     try:
-        outcome = game_outcome(list(scores), rules=game.session.house_rules)
-    except OutcomeError as error:
+        scored = game_result(list(scores), rules=game.session.house_rules)
+    except GameResultError as error:
         raise _scores_error(error) from None
     now = now or timezone.now()
     confirmed = state == ResultState.CONFIRMED
@@ -89,7 +91,7 @@ def new_version(
     )
     lines = []
     for seat in seats:
-        side = outcome.sides[seat.side]
+        side = scored.sides[seat.side]
         lines.append(
             ResultLine(
                 result=result,
@@ -188,7 +190,7 @@ def result_enter(
 
     A new entry replaces an unconfirmed draft (a side that disagrees enters its own scores,
     which the first side then confirms). A confirmed result is changed only by a correction.
-    The same form posted twice enters once (`token`: club.submissions).
+    The same form posted twice enters once (`token`: core.submissions).
     """
     with transaction.atomic():
         spend_token(token=token, actor=actor)

@@ -19,11 +19,11 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from club.audit import audit_record_many
-from club.locking import locked
 from club.names import person_name
 from club.services import session_require_open
-from club.submissions import spend_token
+from core.audit import audit_record_many
+from core.locking import locked
+from core.submissions import spend_token
 from games.audit import GameVerb
 from games.hooks import results_changed
 from games.models import Game, Result, ResultLine, ResultSource, ResultState, Round, Seat
@@ -58,7 +58,7 @@ def round_results_enter(
     typist plays at, a confirming scorecard that differs from what the other side last
     entered. One audit entry per result written or confirmed: the one `result_enter` writes, or
     "confirmed from a signed scorecard". The same form posted twice enters once (`token`:
-    club.submissions).
+    core.submissions).
     """
     if not actor.has_perm(CORRECT_PERMISSION):
         raise PermissionDenied("Only an organiser enters a whole round's results.")

@@ -12,7 +12,7 @@ Terms:
   its audit entry has no actor and says "at the table" (club.audit.at_the_table).
 - accept: confirm a draft at the table. A player of another side than the one that entered it
   (any player at the table when an organiser entered it), with their PIN when the session's rules
-  ask for table PINs (club.accounts.pin_verify, which keeps a wrong PIN even though the accept is
+  ask for table PINs (club.services.pin_verify, which keeps a wrong PIN even though the accept is
   refused, and refuses a try unread while the wait after wrong PINs runs).
 """
 
@@ -25,10 +25,11 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from club.accounts import pin_verify
-from club.audit import at_the_table, audit_record
+from club.audit import at_the_table
 from club.models import Player
-from club.submissions import spend_token
+from club.services import pin_verify
+from core.audit import audit_record
+from core.submissions import spend_token
 from games.audit import GameVerb
 from games.hooks import results_changed
 from games.models import (

@@ -10,12 +10,13 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from club.audit import at_the_table, audit_record
-from club.locking import locked
+from club.audit import at_the_table
 from club.models import Player
 from club.rules import JACKPOT_HANDS
-from club.services import passes, standings_changed
-from club.submissions import spend_token
+from club.services import pages_changed, passes
+from core.audit import audit_record
+from core.locking import locked
+from core.submissions import spend_token
 from games.models import Game
 from games.services import lock_game, table_refusal
 from scoring.audit import ScoringVerb
@@ -53,7 +54,7 @@ def claim_file(
     """File what a player announced; the engine counts it and the outcome is worked out at once.
 
     By a player at the table (for anyone at it) or an organiser. Bad cards: ValidationError on the
-    field, nothing saved. The same form posted twice files one claim (`token`: club.submissions;
+    field, nothing saved. The same form posted twice files one claim (`token`: core.submissions;
     the second post's AlreadySaved names the claim).
     """
     with transaction.atomic():
@@ -165,7 +166,7 @@ def _file_claim(
     )
     claim.full_clean()
     claim.save()
-    standings_changed(game.session.club_id)  # the records list the big hands
+    pages_changed(game.session.club_id)  # the records list the big hands
     audit_record(
         actor=actor,
         action=ScoringVerb.CLAIM_FILED,
@@ -197,7 +198,7 @@ def muggins_call(
     lesser of N and the points overlooked; a call when nothing was overlooked gives the claimant N).
     Once per claim, so never on a muggins score (ACC rule 10.3); never on his heels (ACC rule
     10.3). The caller is an opponent of the claimant when the claim was filed (`claim.parties`).
-    The same form posted twice is AlreadySaved (`token`: club.submissions)."""
+    The same form posted twice is AlreadySaved (`token`: core.submissions)."""
     with transaction.atomic():
         spend_token(token=token, actor=actor)
         game = lock_game(claim.game)
@@ -281,7 +282,7 @@ def claim_confirm_cards(*, claim: Claim, actor: AbstractBaseUser, token: str = "
     """Someone who is not of the claimant's side has seen the cards of a jackpot hand or crib:
     a player of another side at the table when the claim was filed (`claim.parties`), or a judge
     who is not a party. Once; refused on a settled session; audited. The same form posted twice
-    confirms once (`token`: club.submissions)."""
+    confirms once (`token`: core.submissions)."""
     with transaction.atomic():
         spend_token(token=token, actor=actor)
         game = lock_game(claim.game)
@@ -290,7 +291,7 @@ def claim_confirm_cards(*, claim: Claim, actor: AbstractBaseUser, token: str = "
         claim.cards_confirmed_by = actor
         claim.cards_confirmed_at = timezone.now()
         claim.save(update_fields=["cards_confirmed_by", "cards_confirmed_at"])
-        standings_changed(game.session.club_id)
+        pages_changed(game.session.club_id)
         audit_record(
             actor=actor,
             action=ScoringVerb.CARDS_CONFIRMED,

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from django.contrib.auth.models import AbstractBaseUser
 
-from club.audit import at_the_table, audit_record
-from club.auth import member_player_id
+from club.audit import at_the_table
+from club.backends import member_player_id
 from club.models import Player
+from core.audit import audit_record
 from games.models import Game, Seat
 from scoring.audit import ScoringVerb
 from scoring.models import (
@@ -41,7 +42,7 @@ def _actor_seat(game: Game, actor: AbstractBaseUser) -> Seat | None:
 def _actor_player_id(actor: AbstractBaseUser, *, page: bool = False) -> int | None:
     """The player a login is (one per login, club.models.Player), or None. `page`: a page asking
     about many claims at once (the judges' queue, the claims panel) reads it once per user object
-    (`club.auth.member_player_id`); the services read it afresh."""
+    (`club.backends.member_player_id`); the services read it afresh."""
     if page:
         return member_player_id(actor)
     if not actor.is_authenticated:

@@ -9,13 +9,14 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from club.audit import at_the_table, audit_record
-from club.locking import locked
+from club.audit import at_the_table
 from club.models import Player
-from club.services import passes, standings_changed
-from club.submissions import spend_token
+from club.services import pages_changed, passes
+from core.audit import audit_record
+from core.locking import locked
+from core.submissions import spend_token
+from games.game_result import GameResultError, game_result
 from games.models import ResultSource, ResultState
-from games.outcome import OutcomeError, game_outcome
 from games.services import lock_game, result_correct
 from scoring.audit import ScoringVerb
 from scoring.models import (
@@ -47,7 +48,7 @@ def dispute_open(
     *, claim: Claim, actor: AbstractBaseUser, statement: str, token: str = ""
 ) -> Dispute:
     """A player of the game does not accept the outcome: the claim goes to the judges. Once per
-    claim; the same form posted twice is AlreadySaved (`token`: club.submissions)."""
+    claim; the same form posted twice is AlreadySaved (`token`: core.submissions)."""
     with transaction.atomic():
         spend_token(token=token, actor=actor)
         lock_game(claim.game)
@@ -100,7 +101,7 @@ def _big_hand_changed(claim: Claim) -> None:
     """A big hand counts once undisputed or upheld (scoring.selectors): a dispute opened or ruled
     on one changes the all-time records' big hands, so the visitors' copies are stale."""
     if claim.true_points >= BIG_HAND:
-        standings_changed(claim.game.session.club_id)
+        pages_changed(claim.game.session.club_id)
 
 
 def can_rule(dispute: Dispute, actor: AbstractBaseUser) -> bool:
@@ -136,7 +137,7 @@ def dispute_rule(
     A first ruling can be appealed once; the appeal's ruling, by a different judge, is final.
     When the ruling changes the points and the game's result is confirmed, the result gets a new
     version with the difference (through the result service); otherwise the ruling says why not.
-    The same form posted twice rules once (`token`: club.submissions).
+    The same form posted twice rules once (`token`: core.submissions).
     """
     reason = (reason or "").strip()
     with transaction.atomic():
@@ -211,8 +212,8 @@ def _apply_to_result(game, before, after, actor, claim, level):
     if scores == current.scores:
         return None, "The recorded scores do not change (the winner is already at the target)."
     try:
-        game_outcome(scores, rules=rules)
-    except OutcomeError as error:
+        game_result(scores, rules=rules)
+    except GameResultError as error:
         return None, f"The recorded scores could not move ({error}); an organiser corrects them."
     which = "appeal ruling" if level == 2 else "ruling"
     result = result_correct(
@@ -229,7 +230,7 @@ def dispute_appeal(
     *, dispute: Dispute, actor: AbstractBaseUser, statement: str, token: str = ""
 ) -> Dispute:
     """A party appeals a first ruling, once; a different judge then rules, finally. The same
-    form posted twice appeals once (`token`: club.submissions)."""
+    form posted twice appeals once (`token`: core.submissions)."""
     statement = (statement or "").strip()
     with transaction.atomic():
         spend_token(token=token, actor=actor)

@@ -20,8 +20,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from club import services as club_services
-from club.accounts import club_start
 from club.models import Club, Player, Session
+from club.services import club_start
 from games import services as game_services
 from scoring import services as scoring_services
 from scoring.models import Claim, Dispute

@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 from club.models import LoginLink, Player
 from club.services import player_create
 from tests.browser.conftest import ARTIFACTS
-from web.roles import sync_roles
+from web.role_groups import sync_roles
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -16,8 +16,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from club import accounts
 from club import services as club_services
+from club.services import pins
 from games import services as game_services
 from games.models import Game, ResultState
 from tests.browser.conftest import ARTIFACTS
@@ -219,7 +219,7 @@ def test_with_table_pins_a_wrong_pin_then_the_right_one(browser, live_server, sc
     game = Game.objects.get(round=round_, table=1)
     (first, *_), (other, *_) = sides_of(game)[:2]
     accepter = game.seats.get(player__display_name=other).player
-    accounts.pin_set(player=accepter, actor=organiser, pin="2468")
+    pins.pin_set(player=accepter, actor=organiser, pin="2468")
 
     mobile = phone(browser)
     mobile.goto(f"{live_server.url}/t/{game.table_token}/")

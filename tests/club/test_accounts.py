@@ -1,4 +1,4 @@
-"""The services of logins, passwords and PINs (`club.accounts`): each refusal and its message,
+"""The services of logins, passwords and PINs (`club.services`): each refusal and its message,
 one-time links (live, used, replaced, expired; only a hash stored), roles (nobody changes their
 own), passwords, and table PINs (four digits, hashed, wrong tries counted and audited; the waits
 they make: tests/club/test_pin_waits.py). One audit entry per change, and no PIN, password or raw
@@ -16,11 +16,12 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from club import accounts
 from club.audit import ClubVerb
-from club.models import AuditEntry, LoginLink, Player, SubmissionToken, WrongPin
+from club.models import LoginLink, Player, WrongPin
 from club.roles import JUDGES, ORGANISERS, PLAYERS
-from club.submissions import AlreadySaved, new_token
+from club.services import logins, pins
+from core.models import AuditEntry, SubmissionToken
+from core.submissions import AlreadySaved, new_token
 from tests.factories import ClubFactory, PlayerFactory, SessionFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -36,7 +37,7 @@ def newcomer(club):
 
 def give(newcomer, organiser, **kwargs) -> str:
     values = {"username": "nora", "role": "player", **kwargs}
-    return accounts.login_give(player=newcomer, actor=organiser, **values)
+    return logins.login_give(player=newcomer, actor=organiser, **values)
 
 
 def audit_text() -> str:
@@ -83,7 +84,7 @@ def test_giving_a_login_links_a_login_without_password_in_the_role(newcomer, org
     assert user.first_name == "Nora Newcomer"
     assert not user.has_usable_password()
     assert list(user.groups.values_list("name", flat=True)) == [JUDGES]
-    assert accounts.login_role(user) == "judge"
+    assert logins.login_role(user) == "judge"
     link = LoginLink.objects.get(user=user)
     assert link.purpose == "welcome" and link.created_by == organiser and link.club == newcomer.club
     assert link.is_live()
@@ -104,7 +105,7 @@ def test_only_a_hash_of_the_token_is_stored(newcomer, organiser):
     stored = json.dumps(list(LoginLink.objects.values_list()), default=str)
     assert token not in stored
     assert token not in audit_text()
-    assert accounts.login_link_find(token) == link
+    assert logins.login_link_find(token) == link
 
 
 @pytest.mark.parametrize(
@@ -178,8 +179,8 @@ def test_a_form_posted_twice_gives_one_login(newcomer, organiser):
 def test_a_link_sets_the_password_once(newcomer, organiser):
     token = give(newcomer, organiser)
     link = LoginLink.objects.get()
-    assert accounts.link_refusal(link) is None
-    user = accounts.login_link_use(token=token, password=PASSWORD)
+    assert logins.link_refusal(link) is None
+    user = logins.login_link_use(token=token, password=PASSWORD)
     assert user.check_password(PASSWORD)
     link.refresh_from_db()
     assert link.used_at is not None and not link.is_live()
@@ -188,20 +189,20 @@ def test_a_link_sets_the_password_once(newcomer, organiser):
     assert entry.data == {"username": "nora", "purpose": "welcome"}
     assert PASSWORD not in audit_text()
     message = "This link was used already: each one works once."
-    refused(lambda: accounts.login_link_use(token=token, password="another-pass-phrase-8"), message)
-    assert accounts.link_refusal(link).startswith(message)
+    refused(lambda: logins.login_link_use(token=token, password="another-pass-phrase-8"), message)
+    assert logins.link_refusal(link).startswith(message)
 
 
 def test_a_second_link_kills_the_first(newcomer, organiser):
     first = give(newcomer, organiser)
-    second = accounts.login_link_new(player=newcomer, actor=organiser)
+    second = logins.login_link_new(player=newcomer, actor=organiser)
     old, new = LoginLink.objects.order_by("created_at", "pk")
     assert old.revoked_at is not None and not old.is_live()
     assert new.is_live() and new.purpose == "reset"
     message = "A newer link replaced this one: use the newest, or ask an organiser."
-    assert accounts.link_refusal(old) == message
-    refused(lambda: accounts.login_link_use(token=first, password=PASSWORD), message)
-    accounts.login_link_use(token=second, password=PASSWORD)
+    assert logins.link_refusal(old) == message
+    refused(lambda: logins.login_link_use(token=first, password=PASSWORD), message)
+    logins.login_link_use(token=second, password=PASSWORD)
     assert AuditEntry.objects.filter(action=ClubVerb.LOGIN_LINK_MADE).count() == 2
 
 
@@ -210,17 +211,17 @@ def test_an_expired_link_is_refused_with_its_date(newcomer, organiser):
     when = timezone.now() - dt.timedelta(minutes=1)
     LoginLink.objects.update(expires_at=when)
     expected = f"This link expired on {timezone.localtime(when):%d %B %Y} (links last 7 days)"
-    assert accounts.link_refusal(LoginLink.objects.get()).startswith(expected)
-    refused(lambda: accounts.login_link_use(token=token, password=PASSWORD), expected)
+    assert logins.link_refusal(LoginLink.objects.get()).startswith(expected)
+    refused(lambda: logins.login_link_use(token=token, password=PASSWORD), expected)
 
 
 @pytest.mark.parametrize("token", ["", "nonsense", "x" * 101, "a\x00b"])
 def test_a_link_that_is_not_ours_is_refused(newcomer, organiser, token):
     give(newcomer, organiser)
-    assert accounts.login_link_find(token) is None
+    assert logins.login_link_find(token) is None
     message = "This link is not one of ours: check it, or ask an organiser for a new one."
-    assert accounts.link_refusal(None) == message
-    refused(lambda: accounts.login_link_use(token=token, password=PASSWORD), message)
+    assert logins.link_refusal(None) == message
+    refused(lambda: logins.login_link_use(token=token, password=PASSWORD), message)
 
 
 @pytest.mark.parametrize(
@@ -234,14 +235,14 @@ def test_a_link_that_is_not_ours_is_refused(newcomer, organiser, token):
 )
 def test_a_weak_password_is_refused_and_the_link_stays_live(newcomer, organiser, password, message):
     token = give(newcomer, organiser)
-    error = refused(lambda: accounts.login_link_use(token=token, password=password), message)
+    error = refused(lambda: logins.login_link_use(token=token, password=password), message)
     assert "password" in error.message_dict
     assert LoginLink.objects.get().is_live()
 
 
 def test_a_new_link_for_a_player_without_a_login_is_refused(newcomer, organiser):
     refused(
-        lambda: accounts.login_link_new(player=newcomer, actor=organiser),
+        lambda: logins.login_link_new(player=newcomer, actor=organiser),
         "Nora Newcomer has no login: give one first.",
     )
 
@@ -253,7 +254,7 @@ def test_only_an_organiser_of_the_club_makes_a_new_link(newcomer, organiser, mem
         (stranger("organiser"), "Only an organiser of this club gives its logins."),
     ]:
         refused(
-            lambda actor=actor: accounts.login_link_new(player=newcomer, actor=actor),
+            lambda actor=actor: logins.login_link_new(player=newcomer, actor=actor),
             message,
             PermissionDenied,
         )
@@ -262,10 +263,10 @@ def test_only_an_organiser_of_the_club_makes_a_new_link(newcomer, organiser, mem
 def test_a_new_link_posted_twice_keeps_the_first(newcomer, organiser):
     give(newcomer, organiser)
     token = new_token()
-    made = accounts.login_link_new(player=newcomer, actor=organiser, token=token)
+    made = logins.login_link_new(player=newcomer, actor=organiser, token=token)
     with pytest.raises(AlreadySaved):
-        accounts.login_link_new(player=newcomer, actor=organiser, token=token)
-    assert accounts.link_refusal(accounts.login_link_find(made)) is None
+        logins.login_link_new(player=newcomer, actor=organiser, token=token)
+    assert logins.link_refusal(logins.login_link_find(made)) is None
     assert LoginLink.objects.count() == 2  # the welcome link (replaced) and this one
 
 
@@ -274,7 +275,7 @@ def test_a_refused_password_change_rolls_back_the_whole_link_use(newcomer, organ
     leaves both as they were."""
     token = give(newcomer, organiser)
     with pytest.raises(ValidationError), transaction.atomic():
-        accounts.login_link_use(token=token, password=PASSWORD)
+        logins.login_link_use(token=token, password=PASSWORD)
         raise ValidationError("later step fails")
     assert LoginLink.objects.get().is_live()
     newcomer.refresh_from_db()
@@ -285,37 +286,37 @@ def test_a_refused_password_change_rolls_back_the_whole_link_use(newcomer, organ
 
 
 def test_login_role_names_the_highest_group(db):
-    assert accounts.login_role(None) == ""
-    assert accounts.login_role(UserFactory()) == ""
+    assert logins.login_role(None) == ""
+    assert logins.login_role(UserFactory()) == ""
     user = UserFactory(role=PLAYERS)
-    assert accounts.login_role(user) == "player"
+    assert logins.login_role(user) == "player"
     user.groups.add(Group.objects.get(name=ORGANISERS))
-    assert accounts.login_role(user) == "organiser"
+    assert logins.login_role(user) == "organiser"
 
 
 def test_an_organiser_changes_a_players_role_with_an_audit_entry(newcomer, organiser):
     give(newcomer, organiser)
     start = AuditEntry.objects.count()
-    accounts.login_role_set(player=newcomer, actor=organiser, role="organiser")
+    logins.login_role_set(player=newcomer, actor=organiser, role="organiser")
     newcomer.refresh_from_db()
     assert list(newcomer.user.groups.values_list("name", flat=True)) == [ORGANISERS]
     entry = AuditEntry.objects.get(action=ClubVerb.LOGIN_ROLE_CHANGED)
     assert entry.data == {"username": "nora", "role": {"before": "player", "after": "organiser"}}
-    accounts.login_role_set(player=newcomer, actor=organiser, role="organiser")  # no change
+    logins.login_role_set(player=newcomer, actor=organiser, role="organiser")  # no change
     assert AuditEntry.objects.count() == start + 1
 
 
 def test_nobody_changes_their_own_role(club, organiser):
     own = Player.objects.get(user=organiser)
     refused(
-        lambda: accounts.login_role_set(player=own, actor=organiser, role="player"),
+        lambda: logins.login_role_set(player=own, actor=organiser, role="player"),
         "This is your own login: another organiser changes your role.",
     )
 
 
 def test_a_role_for_a_player_without_a_login_is_refused(newcomer, organiser):
     refused(
-        lambda: accounts.login_role_set(player=newcomer, actor=organiser, role="judge"),
+        lambda: logins.login_role_set(player=newcomer, actor=organiser, role="judge"),
         "Nora Newcomer has no login: give one first.",
     )
 
@@ -323,7 +324,7 @@ def test_a_role_for_a_player_without_a_login_is_refused(newcomer, organiser):
 def test_a_bad_role_is_refused(newcomer, organiser):
     give(newcomer, organiser)
     refused(
-        lambda: accounts.login_role_set(player=newcomer, actor=organiser, role="boss"),
+        lambda: logins.login_role_set(player=newcomer, actor=organiser, role="boss"),
         "Choose player, judge or organiser.",
     )
 
@@ -332,7 +333,7 @@ def test_a_judge_changes_no_role(newcomer, organiser, member):
     give(newcomer, organiser)
     judge = member("judge")
     refused(
-        lambda: accounts.login_role_set(player=newcomer, actor=judge, role="judge"),
+        lambda: logins.login_role_set(player=newcomer, actor=judge, role="judge"),
         "Only an organiser gives logins.",
         PermissionDenied,
     )
@@ -343,7 +344,7 @@ def test_a_judge_changes_no_role(newcomer, organiser, member):
 
 def test_changing_ones_own_password(member):
     user = member("player")
-    changed = accounts.password_change(
+    changed = logins.password_change(
         user=user, old_password="test-password-123", new_password=PASSWORD
     )
     assert changed.pk == user.pk and changed.check_password(PASSWORD)
@@ -358,7 +359,7 @@ def test_changing_ones_own_password(member):
 def test_a_wrong_current_password_is_refused(member):
     user = member("player")
     error = refused(
-        lambda: accounts.password_change(user=user, old_password="wrong", new_password=PASSWORD),
+        lambda: logins.password_change(user=user, old_password="wrong", new_password=PASSWORD),
         "That is not your current password.",
     )
     assert list(error.message_dict) == ["old_password"]
@@ -367,7 +368,7 @@ def test_a_wrong_current_password_is_refused(member):
 def test_a_weak_new_password_is_refused(member):
     user = member("player")
     error = refused(
-        lambda: accounts.password_change(
+        lambda: logins.password_change(
             user=user, old_password="test-password-123", new_password="123"
         ),
         "This password is too short.",
@@ -377,7 +378,7 @@ def test_a_weak_new_password_is_refused(member):
 
 def test_a_login_without_a_player_changes_its_password_audited_without_a_club(db):
     user = UserFactory(role=ORGANISERS)
-    accounts.password_change(user=user, old_password="test-password-123", new_password=PASSWORD)
+    logins.password_change(user=user, old_password="test-password-123", new_password=PASSWORD)
     assert AuditEntry.objects.get(action=ClubVerb.PASSWORD_CHANGED).club is None
 
 
@@ -389,20 +390,20 @@ def test_a_login_without_a_player_changes_its_password_audited_without_a_club(db
 )
 def test_a_pin_is_exactly_four_digits(newcomer, organiser, pin):
     refused(
-        lambda: accounts.pin_set(player=newcomer, actor=organiser, pin=pin),
+        lambda: pins.pin_set(player=newcomer, actor=organiser, pin=pin),
         "A PIN is exactly four digits, e.g. 4071.",
     )
 
 
 def test_an_organiser_sets_a_pin_stored_hashed_and_audited(newcomer, organiser):
-    accounts.pin_set(player=newcomer, actor=organiser, pin=" 4071 ")
+    pins.pin_set(player=newcomer, actor=organiser, pin=" 4071 ")
     newcomer.refresh_from_db()
     assert newcomer.pin_hash and PIN not in newcomer.pin_hash
     assert check_password(PIN, newcomer.pin_hash)
     entry = AuditEntry.objects.get(action=ClubVerb.PIN_SET)
     assert entry.actor == organiser
     assert entry.data == {"player": "Nora Newcomer", "wrong_pins_forgotten": 0}
-    accounts.pin_set(player=newcomer, actor=organiser, pin="")
+    pins.pin_set(player=newcomer, actor=organiser, pin="")
     newcomer.refresh_from_db()
     assert newcomer.pin_hash == ""
     assert AuditEntry.objects.filter(action=ClubVerb.PIN_CLEARED).count() == 1
@@ -412,11 +413,11 @@ def test_an_organiser_sets_a_pin_stored_hashed_and_audited(newcomer, organiser):
 def test_a_player_sets_their_own_pin_but_nobody_elses(club, member, newcomer):
     user = member("player")
     own = Player.objects.get(user=user)
-    accounts.pin_set(player=own, actor=user, pin=PIN)
+    pins.pin_set(player=own, actor=user, pin=PIN)
     own.refresh_from_db()
     assert check_password(PIN, own.pin_hash)
     refused(
-        lambda: accounts.pin_set(player=newcomer, actor=user, pin=PIN),
+        lambda: pins.pin_set(player=newcomer, actor=user, pin=PIN),
         "Only an organiser gives logins.",
         PermissionDenied,
     )
@@ -425,7 +426,7 @@ def test_a_player_sets_their_own_pin_but_nobody_elses(club, member, newcomer):
 def test_an_organiser_of_another_club_sets_no_pin(newcomer, stranger):
     actor = stranger("organiser")
     refused(
-        lambda: accounts.pin_set(player=newcomer, actor=actor, pin=PIN),
+        lambda: pins.pin_set(player=newcomer, actor=actor, pin=PIN),
         "Only an organiser of this club gives its logins.",
         PermissionDenied,
     )
@@ -438,14 +439,14 @@ def session(club):
 
 def test_a_player_without_a_pin_cannot_accept_with_one(session, newcomer):
     message = "Nora Newcomer has no PIN yet: an organiser sets one on the player's page"
-    assert accounts.pin_refusal(newcomer).startswith(message)
-    refused(lambda: accounts.pin_verify(session=session, player=newcomer, pin="0000"), message)
+    assert pins.pin_refusal(newcomer).startswith(message)
+    refused(lambda: pins.pin_verify(session=session, player=newcomer, pin="0000"), message)
 
 
 def test_the_right_pin_passes(session, newcomer, organiser):
-    accounts.pin_set(player=newcomer, actor=organiser, pin=PIN)
+    pins.pin_set(player=newcomer, actor=organiser, pin=PIN)
     before = AuditEntry.objects.count()
-    assert accounts.pin_verify(session=session, player=newcomer, pin=PIN) is None
+    assert pins.pin_verify(session=session, player=newcomer, pin=PIN) is None
     assert AuditEntry.objects.count() == before
     assert not WrongPin.objects.exists()
 
@@ -454,12 +455,12 @@ def test_the_right_pin_passes(session, newcomer, organiser):
 
 
 def test_club_start_makes_everything_or_nothing(db):
-    club, player, token = accounts.club_start(
+    club, player, token = logins.club_start(
         name="Riverside", slug="riverside", organiser_username="olive", organiser_name="Olive A"
     )
     assert player.club == club and player.user.username == "olive"
-    assert accounts.login_role(player.user) == "organiser"
-    assert accounts.login_link_find(token).user == player.user
+    assert logins.login_role(player.user) == "organiser"
+    assert logins.login_link_find(token).user == player.user
     before = state()
     for kwargs, message in [
         ({"slug": "riverside", "name": "Else"}, "A club with the slug 'riverside' exists already."),
@@ -469,6 +470,6 @@ def test_club_start_makes_everything_or_nothing(db):
     ]:
         values = {"organiser_username": "olive2", **kwargs}
         with pytest.raises(ValidationError, match=message):
-            accounts.club_start(**values)
+            logins.club_start(**values)
         assert state() == before
     assert ClubFactory._meta.model.objects.count() == 1

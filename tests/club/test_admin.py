@@ -7,7 +7,8 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 
 from club.audit import ClubVerb
-from club.models import AuditEntry, Club
+from club.models import Club
+from core.models import AuditEntry
 from tests.factories import CheckInFactory, ResultLineFactory, SeatFactory
 
 pytestmark = pytest.mark.django_db

@@ -1,7 +1,7 @@
 """The audit log reads its entries' data to people: not the ids the entries store ("player: 11",
 "tables: [[16, 12], [13, 11]]", "paid by: 3") nor logins by their username, but the players,
 logins, sessions, games and claims by name, in a few queries per page however many rows
-(club.audit_log)."""
+(core.audit_log)."""
 
 import datetime as dt
 
@@ -10,9 +10,10 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from club import services as club_services
-from club.audit import ClubVerb, audit_record
-from club.audit_log import MANY, AuditNames, register_reference
-from club.models import AuditEntry
+from club.audit import ClubVerb
+from core.audit import audit_record
+from core.audit_log import MANY, AuditNames, register_reference
+from core.models import AuditEntry
 from games import services as game_services
 from games.models import Seat
 from tests.factories import PlayerFactory, UserFactory

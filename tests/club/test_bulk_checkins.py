@@ -13,7 +13,8 @@ from django.core.exceptions import PermissionDenied, ValidationError
 
 from club import services
 from club.audit import ClubVerb
-from club.models import AuditEntry, CheckIn, Session, SessionState
+from club.models import CheckIn, Session, SessionState
+from core.models import AuditEntry
 from games.services import round_draw
 from tests.factories import ClubFactory, PlayerFactory, UserFactory
 

@@ -18,9 +18,10 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from club.audit import ClubVerb
-from club.checks import check_base_url
-from club.models import AuditEntry, Club, HouseRules, LoginLink, Player
+from club.models import Club, HouseRules, LoginLink, Player
 from club.roles import ORGANISERS
+from core.checks import check_base_url
+from core.models import AuditEntry
 from tests.factories import ClubFactory, UserFactory
 
 pytestmark = pytest.mark.django_db

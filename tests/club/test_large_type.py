@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 
 from club.audit import ClubVerb
-from club.models import AuditEntry
+from core.models import AuditEntry
 from tests.builders import house_rules_post
 from tests.factories import SessionFactory, UserFactory
 

@@ -13,7 +13,9 @@ from django.utils import timezone
 
 from club import services
 from club.audit import ClubVerb
-from club.models import MONEY_FIELDS, MONEY_LIMIT_CENTS, AuditEntry, CheckIn, Club, Session
+from club.models import MONEY_FIELDS, CheckIn, Club, Session
+from core.cents import MONEY_LIMIT_CENTS
+from core.models import AuditEntry
 from tests.builders import house_rules_post
 from tests.factories import CheckInFactory, SessionFactory
 

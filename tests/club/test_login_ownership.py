@@ -11,8 +11,8 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.urls import reverse
 from django.utils import timezone
 
-from club import accounts
 from club.models import LoginLink, Player
+from club.services import logins
 from tests.factories import PASSWORD, PlayerFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -118,9 +118,9 @@ def test_the_services_refuse_a_site_login_to_any_organiser(kind, club, member):
     organiser = member("organiser")
 
     with pytest.raises(PermissionDenied, match="site's admin"):
-        accounts.login_link_new(player=player, actor=organiser)
+        logins.login_link_new(player=player, actor=organiser)
     with pytest.raises(PermissionDenied, match="site's admin"):
-        accounts.login_role_set(player=player, actor=organiser, role="player")
+        logins.login_role_set(player=player, actor=organiser, role="player")
     assert not LoginLink.objects.filter(user=admin).exists()
 
 
@@ -132,7 +132,7 @@ def test_a_live_link_to_a_site_login_sets_no_password(client, club):
     LoginLink.objects.create(
         club=club,
         user=admin,
-        token_hash=accounts.token_digest("a" * 32),
+        token_hash=logins.token_digest("a" * 32),
         purpose="reset",
         created_at=now,
         expires_at=now + dt.timedelta(days=1),
@@ -141,7 +141,7 @@ def test_a_live_link_to_a_site_login_sets_no_password(client, club):
 
     opened = client.get(reverse("welcome", args=["a" * 32]))
     with pytest.raises(ValidationError, match="site administrator"):
-        accounts.login_link_use(token="a" * 32, password="a-new-password-42")
+        logins.login_link_use(token="a" * 32, password="a-new-password-42")
 
     assert opened.status_code == 410
     assert login_state(admin) == before

@@ -14,12 +14,13 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 from django.utils import timezone
 
-from club import accounts
 from club.audit import ClubVerb
-from club.logins import HANDOVER, WELCOME_TOKEN
-from club.models import AuditEntry, LoginLink, Player
+from club.models import LoginLink, Player
 from club.selectors import username_suggestion
-from club.submissions import TOKEN_FIELD
+from club.services import logins, pins
+from club.views.logins import HANDOVER, WELCOME_TOKEN
+from core.models import AuditEntry
+from core.submissions import TOKEN_FIELD
 from tests.factories import ClubFactory, PlayerFactory, SessionFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -43,7 +44,7 @@ def newcomer(club):
 
 @pytest.fixture
 def token(newcomer, organiser):
-    return accounts.login_give(player=newcomer, actor=organiser, username="nora", role="player")
+    return logins.login_give(player=newcomer, actor=organiser, username="nora", role="player")
 
 
 def welcome(token: str) -> str:
@@ -120,7 +121,7 @@ def test_an_unknown_link_is_a_404_page_that_says_what_to_do(client):
 
 
 def test_a_replaced_link_is_a_410(client, token, newcomer, organiser):
-    accounts.login_link_new(player=newcomer, actor=organiser)
+    logins.login_link_new(player=newcomer, actor=organiser)
     response = client.get(welcome(token))
     assert response.status_code == 410
     assert "A newer link replaced this one" in response.content.decode()
@@ -168,7 +169,7 @@ def test_someone_logged_in_is_told_and_then_becomes_the_links_login(client, toke
 
 def test_a_link_used_in_another_tab_meanwhile_gets_the_dead_page(client, token):
     assert client.get(welcome(token), follow=True).status_code == 200
-    accounts.login_link_use(token=token, password="first-tab-pass-3")
+    logins.login_link_use(token=token, password="first-tab-pass-3")
     response = client.post(
         SET_PASSWORD, {"new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD}
     )
@@ -210,7 +211,7 @@ def test_giving_a_login_shows_the_link_and_its_qr_code_once(client, organiser, n
     found = re.search(r'data-testid="handover-link">(http://testserver/welcome/([^/]+)/)<', html)
     assert found, html
     url, raw = found.groups()
-    assert accounts.login_link_find(raw).user.username == "nora"
+    assert logins.login_link_find(raw).user.username == "nora"
     assert re.search(r'<svg viewBox="0 0 \d+ \d+" class="qr"><title>One-time link for Nora', html)
     assert 'data-testid="local-only"' not in html  # testserver is not a loopback host
     assert 'data-testid="login-role">judge' in html
@@ -237,7 +238,7 @@ def test_a_link_used_before_the_page_is_seen_is_not_handed_over(client, organise
     client.force_login(organiser)
     client.post(action("player_login_give", newcomer), {"username": "nora", "role": "player"})
     raw = client.session[HANDOVER]["token"]
-    accounts.login_link_use(token=raw, password=NEW_PASSWORD)
+    logins.login_link_use(token=raw, password=NEW_PASSWORD)
     assert 'data-testid="handover"' not in client.get(login_page(newcomer)).content.decode()
 
 
@@ -293,7 +294,7 @@ def test_an_organiser_changes_the_role_but_not_their_own(client, organiser, toke
     response = client.post(action("player_login_role", newcomer), {"role": "organiser"})
     assert response.status_code == 302
     assert messages_of(response)[-1] == "Nora Newcomer's login is now a organiser."
-    assert accounts.login_role(Player.objects.get(pk=newcomer.pk).user) == "organiser"
+    assert logins.login_role(Player.objects.get(pk=newcomer.pk).user) == "organiser"
     same = client.post(action("player_login_role", newcomer), {"role": "organiser"})
     assert "already" in messages_of(same)[-1]
     own = Player.objects.get(user=organiser)
@@ -302,7 +303,7 @@ def test_an_organiser_changes_the_role_but_not_their_own(client, organiser, toke
     assert refused.context["role_form"].errors["role"] == [
         "This is your own login: another organiser changes your role."
     ]
-    assert accounts.login_role(organiser) == "organiser"
+    assert logins.login_role(organiser) == "organiser"
     page = client.get(login_page(own)).content.decode()
     assert "This is your own login: another organiser changes your role." in page
 
@@ -314,7 +315,7 @@ def test_a_new_password_link_replaces_the_waiting_one(client, organiser, token, 
     response = client.post(action("player_login_link", newcomer), post)
     assert response.status_code == 302
     assert "the older one no longer works" in messages_of(response)[-1]
-    assert accounts.link_refusal(accounts.login_link_find(token)).startswith("A newer link")
+    assert logins.link_refusal(logins.login_link_find(token)).startswith("A newer link")
     html = client.get(login_page(newcomer)).content.decode()
     assert "A new password for Nora Newcomer" in html
     # Posted twice (the same form): one new link, and it is the one shown.
@@ -351,11 +352,11 @@ def test_the_pin_pages_show_the_wrong_pins_that_count_and_the_next_try(
     wrong PINs count for the wait, the last, and from when the next try is read."""
     user = member("player")
     pat = Player.objects.get(user=user)
-    accounts.pin_set(player=pat, actor=organiser, pin="4071")
+    pins.pin_set(player=pat, actor=organiser, pin="4071")
     session = SessionFactory(club=club)
     for _ in range(4):
         with pytest.raises(ValidationError):
-            accounts.pin_verify(session=session, player=pat, pin="0000")
+            pins.pin_verify(session=session, player=pat, pin="0000")
     next_try = timezone.localtime(clock.now + dt.timedelta(seconds=5))
     for viewer, page in [(organiser, login_page(pat)), (user, reverse("club:account"))]:
         client.force_login(viewer)
@@ -444,7 +445,7 @@ def test_a_mail_server_that_fails_is_a_warning_not_an_error(
     def refuse(*args, **kwargs):
         raise OSError("connection refused")
 
-    monkeypatch.setattr("club.mail.send_mail", refuse)
+    monkeypatch.setattr("core.mail.send_mail", refuse)
     client.force_login(organiser)
     with django_capture_on_commit_callbacks(execute=True):
         response = client.post(action("player_login_link", newcomer), {})

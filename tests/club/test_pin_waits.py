@@ -1,4 +1,4 @@
-"""What a wrong table PIN does (club.accounts.pin_verify, club.pin_waits): it is kept and
+"""What a wrong table PIN does (club.pins.pin_verify, club.pin_waits): it is kept and
 audited (never the PIN); the first three cost nothing, then each makes the next try of that
 player's PIN wait longer (5 seconds doubling up to 5 minutes); a try during the wait is refused
 without reading the PIN and is not counted; the right PIN works once the wait is over; the count
@@ -12,10 +12,12 @@ from unittest import mock
 import pytest
 from django.core.exceptions import ValidationError
 
-from club import accounts, pin_waits
+from club import pin_waits
 from club.audit import AT_THE_TABLE, ClubVerb
-from club.models import AuditEntry, WrongPin
+from club.models import WrongPin
 from club.selectors import pin_tries
+from club.services import pins
+from core.models import AuditEntry
 from tests.factories import PlayerFactory, SessionFactory
 
 pytestmark = pytest.mark.django_db
@@ -40,14 +42,14 @@ def audit_text() -> str:
 def wrong(session, player, pin="0000") -> str:
     """Type a wrong PIN (or one refused during a wait): the message on the PIN field."""
     with pytest.raises(ValidationError) as caught:
-        accounts.pin_verify(session=session, player=player, pin=pin)
+        pins.pin_verify(session=session, player=player, pin=pin)
     assert list(caught.value.message_dict) == ["pin"]
     return caught.value.message_dict["pin"][0]
 
 
 @pytest.fixture
 def pinned(newcomer, organiser, clock):
-    accounts.pin_set(player=newcomer, actor=organiser, pin=PIN)
+    pins.pin_set(player=newcomer, actor=organiser, pin=PIN)
     newcomer.refresh_from_db()
     return newcomer
 
@@ -90,7 +92,7 @@ def test_a_try_during_the_wait_is_refused_without_reading_the_pin(session, pinne
         wrong(session, pinned)
     clock.advance(2)
     before = (WrongPin.objects.count(), AuditEntry.objects.count())
-    with mock.patch("club.accounts.check_password") as checked:
+    with mock.patch("club.services.pins.check_password") as checked:
         said = [wrong(session, pinned, typed) for typed in ("0000", PIN)]
     checked.assert_not_called()
     assert (
@@ -103,7 +105,7 @@ def test_a_try_during_the_wait_is_refused_without_reading_the_pin(session, pinne
     )
     assert (WrongPin.objects.count(), AuditEntry.objects.count()) == before  # nothing counted
     clock.advance(3)
-    assert accounts.pin_verify(session=session, player=pinned, pin=PIN) is None
+    assert pins.pin_verify(session=session, player=pinned, pin=PIN) is None
 
 
 def test_six_wrong_pins_do_not_stop_the_right_pin_once_the_wait_is_over(session, pinned, clock):
@@ -111,7 +113,7 @@ def test_six_wrong_pins_do_not_stop_the_right_pin_once_the_wait_is_over(session,
         wrong(session, pinned)
         clock.advance(20)
     before = AuditEntry.objects.count()
-    assert accounts.pin_verify(session=session, player=pinned, pin=PIN) is None
+    assert pins.pin_verify(session=session, player=pinned, pin=PIN) is None
     assert AuditEntry.objects.count() == before
     # A right PIN does not reset the count: the next wrong one waits longer still.
     wrong(session, pinned)
@@ -124,7 +126,7 @@ def test_the_count_carries_over_into_the_next_session(session, pinned, club, clo
         clock.advance(10)
     clock.advance(7 * 24 * 3600)
     next_week = SessionFactory(club=club, date=session.date + dt.timedelta(days=7))
-    assert accounts.pin_verify(session=next_week, player=pinned, pin=PIN) is None
+    assert pins.pin_verify(session=next_week, player=pinned, pin=PIN) is None
     message = wrong(next_week, pinned)  # the sixth within 30 days, not a fresh first
     assert "the next try in 20 seconds" in message
     clock.advance(2)
@@ -149,18 +151,18 @@ def test_a_new_pin_starts_the_count_afresh_and_keeps_the_history(session, pinned
         wrong(session, pinned)
     assert pin_tries(pinned).next_try is not None
     clock.advance(1)
-    accounts.pin_set(player=pinned, actor=organiser, pin="8642")
+    pins.pin_set(player=pinned, actor=organiser, pin="8642")
     entry = AuditEntry.objects.filter(action=ClubVerb.PIN_SET).order_by("pk").last()
     assert entry.data == {"player": "Nora Newcomer", "wrong_pins_forgotten": 6}
     pinned.refresh_from_db()
     assert pin_tries(pinned).wrong == 0
-    assert accounts.pin_verify(session=session, player=pinned, pin="8642") is None
+    assert pins.pin_verify(session=session, player=pinned, pin="8642") is None
     # The session keeps what was typed: its organisers' page still shows it.
     assert WrongPin.objects.filter(session=session).count() == 6
 
 
 def test_no_pin_is_refused_before_anything_is_counted(session, newcomer):
     message = "Nora Newcomer has no PIN yet: an organiser sets one on the player's page"
-    assert accounts.pin_refusal(newcomer).startswith(message)
+    assert pins.pin_refusal(newcomer).startswith(message)
     assert wrong(session, newcomer).startswith(message)
     assert not WrongPin.objects.exists()

@@ -115,7 +115,7 @@ def test_a_login_is_linked_in_one_club_only_by_the_database_too(other_club, club
 
 def test_a_login_of_no_club_is_not_linked_by_name_either(client, member, club):
     """A login no player is linked to (an administrator's, or one the admin unlinked) is no
-    club's: a new login is made for the player instead (club.accounts.login_give)."""
+    club's: a new login is made for the player instead (club.services.login_give)."""
     free = UserFactory(role="players")
     client.force_login(member("organiser"))
 

@@ -5,8 +5,8 @@ money; a one-time link's "made by" names the organiser's player, not their login
 import pytest
 from django.urls import reverse
 
-from club import accounts
 from club.models import Player
+from club.services import logins
 from club.tables import PlayerTable
 from tests.factories import PlayerFactory, UserFactory
 
@@ -64,7 +64,7 @@ def test_a_login_of_no_club_gets_no_money_link(client):
 def test_the_live_links_maker_is_named_by_their_player(client, club, ann):
     olive = UserFactory(role="organisers", username="olive", first_name="", last_name="")
     PlayerFactory(club=club, user=olive, display_name="Olive Ashdown")
-    accounts.login_give(player=ann, actor=olive, username="ann", role="player")
+    logins.login_give(player=ann, actor=olive, username="ann", role="player")
     client.force_login(olive)
     html = client.get(reverse("club:player_login", args=[ann.pk])).content.decode()
     assert "by Olive Ashdown, expires" in html and "by olive," not in html

@@ -7,7 +7,8 @@ from django.core.exceptions import ValidationError
 
 from club import services
 from club.audit import ClubVerb
-from club.models import AuditEntry, Club, Player
+from club.models import Club, Player
+from core.models import AuditEntry
 from tests.factories import ClubFactory, PlayerFactory, UserFactory
 
 pytestmark = pytest.mark.django_db

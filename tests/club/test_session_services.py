@@ -13,8 +13,9 @@ from django.db import IntegrityError, transaction
 
 from club import services
 from club.audit import ClubVerb
-from club.models import AuditEntry, CheckIn, Club, Player, Session, SessionState
+from club.models import CheckIn, Club, Player, Session, SessionState
 from club.selectors import club_sessions, next_session_date, session_fee_totals
+from core.models import AuditEntry
 from games.models import Seat
 from games.services import round_draw
 from tests.factories import CheckInFactory, ClubFactory, PlayerFactory, SessionFactory, UserFactory

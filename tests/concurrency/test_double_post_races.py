@@ -3,7 +3,7 @@ round, and the same claim posted twice at once files one claim.
 
 The draw names the round it draws; both presses lock the session, the second finds the round drawn
 and does nothing (AlreadySaved). A claim carries the one-time token of the page it was typed on
-(club.submissions); the second insert of the token waits for the first transaction, then fails on
+(core.submissions); the second insert of the token waits for the first transaction, then fails on
 the unique constraint, and that post does nothing (AlreadySaved, a ValidationError). Without them
 both presses would draw (rounds 1 and 2) and both posts file.
 
@@ -19,8 +19,8 @@ from django.test import Client
 from django.urls import reverse
 
 from club import services as club_services
-from club.models import AuditEntry
-from club.submissions import TOKEN_FIELD, AlreadySaved, new_token
+from core.models import AuditEntry
+from core.submissions import TOKEN_FIELD, AlreadySaved, new_token
 from games import services as game_services
 from games.audit import GameVerb
 from games.models import Round

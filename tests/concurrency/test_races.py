@@ -25,7 +25,8 @@ from django.urls import reverse
 
 from club import services as club_services
 from club.audit import ClubVerb
-from club.models import AuditEntry, CheckIn, Player, SessionState
+from club.models import CheckIn, Player, SessionState
+from core.models import AuditEntry
 from games import services as game_services
 from games.audit import GameVerb
 from games.models import Result, ResultLine, ResultState

@@ -84,7 +84,7 @@ def test_email_settings_are_read_from_the_environment():
     stop the site with a message instead of failing at the first e-mail."""
     env = {k: v for k, v in PRODUCTION_ENV.items() if k != "SECRET_KEY"} | {"DEBUG": "1"}
     script = (
-        "from django.conf import settings as s; from club.mail import email_configured; "
+        "from django.conf import settings as s; from core.mail import email_configured; "
         "print(email_configured(), s.EMAIL_HOST, s.EMAIL_PORT, s.EMAIL_USE_TLS, "
         "s.EMAIL_USE_SSL, s.DEFAULT_FROM_EMAIL)"
     )

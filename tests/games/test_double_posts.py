@@ -13,8 +13,8 @@ from django.contrib.messages import get_messages
 from django.urls import reverse
 
 from club import services as club_services
-from club.models import AuditEntry
-from club.submissions import TOKEN_FIELD
+from core.models import AuditEntry
+from core.submissions import TOKEN_FIELD
 from games import services
 from games.audit import GameVerb
 from games.models import Result, ResultState, Round, Seat
@@ -102,7 +102,7 @@ def test_a_draw_of_a_round_that_is_not_next_is_refused_with_a_message(
 
 
 def test_the_service_draw_is_a_no_op_for_a_round_drawn(organiser, session):
-    from club.submissions import AlreadySaved
+    from core.submissions import AlreadySaved
 
     round_ = services.round_draw(session=session, actor=organiser, seed=1, expected_number=1)
     with pytest.raises(AlreadySaved, match="Round 1 is already drawn") as caught:

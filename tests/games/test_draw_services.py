@@ -13,7 +13,8 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from club import services as club_services
-from club.models import AuditEntry, Session, SessionState
+from club.models import Session, SessionState
+from core.models import AuditEntry
 from games import services
 from games.audit import GameVerb
 from games.draw import draw_round

@@ -21,8 +21,8 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from club import services as club_services
-from club.models import AuditEntry
 from club.roles import ORGANISERS
+from core.models import AuditEntry
 from games import services
 from games.audit import GameVerb
 from games.models import Result, ResultState

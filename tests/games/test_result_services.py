@@ -14,7 +14,8 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
 
 from club import services as club_services
-from club.models import AuditEntry, Session, SessionState
+from club.models import Session, SessionState
+from core.models import AuditEntry
 from games import services
 from games.audit import GameVerb
 from games.models import Game, Result, ResultLine, ResultSource, ResultState

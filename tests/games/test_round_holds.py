@@ -16,7 +16,7 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from club import services as club_services
-from club.models import AuditEntry
+from core.models import AuditEntry
 from games import hooks, services
 from games.audit import GameVerb
 from games.models import Game, Seat

@@ -13,12 +13,13 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
 from club import services as club_services
-from club.models import AuditEntry, Player, Session, SessionState
-from club.submissions import AlreadySaved
+from club.models import Player, Session, SessionState
+from core.models import AuditEntry
+from core.submissions import AlreadySaved
 from games import services
 from games.audit import GameVerb
+from games.game_result import game_result
 from games.models import Game, Result, ResultLine, ResultSource, ResultState, SessionTotal
-from games.outcome import game_outcome
 from games.selectors import session_standings
 from money.models import Payout
 from money.services import session_settle
@@ -121,7 +122,7 @@ def test_the_drafts_are_what_result_enter_makes_one_table_at_a_time():
         assert entry.object_repr == str(result)
 
 
-def test_every_seat_gets_its_sides_outcome():
+def test_every_seat_gets_its_sides_result():
     round_ = drawn_round()
     scores = card(round_)
 
@@ -129,17 +130,17 @@ def test_every_seat_gets_its_sides_outcome():
 
     rules = round_.session.house_rules
     for game in games_of(round_):
-        outcome = game_outcome(scores[game.table], rules=rules)
+        result = game_result(scores[game.table], rules=rules)
         expected = {
             seat.player_id: (
                 seat.side,
-                outcome.sides[seat.side].score,
-                outcome.sides[seat.side].won,
-                outcome.sides[seat.side].skunked,
-                outcome.sides[seat.side].double_skunked,
-                outcome.sides[seat.side].skunks_given,
-                outcome.sides[seat.side].game_points,
-                outcome.sides[seat.side].spread,
+                result.sides[seat.side].score,
+                result.sides[seat.side].won,
+                result.sides[seat.side].skunked,
+                result.sides[seat.side].double_skunked,
+                result.sides[seat.side].skunks_given,
+                result.sides[seat.side].game_points,
+                result.sides[seat.side].spread,
             )
             for seat in game.seats.all()
         }

@@ -15,8 +15,9 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.urls import reverse
 
 from club import services as club_services
-from club.models import AuditEntry, CheckIn, Session, SessionState
-from club.submissions import AlreadySaved, new_token
+from club.models import CheckIn, Session, SessionState
+from core.models import AuditEntry
+from core.submissions import AlreadySaved, new_token
 from games import services
 from games.audit import GameVerb
 from games.models import Game, Round, Seat

@@ -10,7 +10,7 @@ in side order from the organiser's point of view.
 import pytest
 from django.core.exceptions import ValidationError
 
-from club.models import AuditEntry
+from core.models import AuditEntry
 from games import services
 from games.audit import GameVerb
 from games.models import Game, Result, ResultSource, ResultState

@@ -17,8 +17,9 @@ from django.contrib.messages import get_messages
 from django.urls import reverse
 
 from club import services as club_services
-from club.models import AuditEntry, Club, Player, Session, SessionState
-from club.submissions import ALREADY_SAVED, TOKEN_FIELD
+from club.models import Club, Player, Session, SessionState
+from core.models import AuditEntry
+from core.submissions import ALREADY_SAVED, TOKEN_FIELD
 from games import services, views
 from games.audit import GameVerb
 from games.models import Game, Result, ResultLine, ResultSource, ResultState, SessionTotal

@@ -17,11 +17,12 @@ from __future__ import annotations
 import pytest
 from django.core.exceptions import ValidationError
 
-from club import accounts
 from club import services as club_services
 from club.audit import AT_THE_TABLE, ClubVerb
-from club.models import AuditEntry, Club, Session, WrongPin
-from club.submissions import AlreadySaved, new_token
+from club.models import Club, Session, WrongPin
+from club.services import pins
+from core.models import AuditEntry
+from core.submissions import AlreadySaved, new_token
 from games import services
 from games.audit import GameVerb
 from games.models import Game, Result, ResultSource, ResultState, SessionTotal
@@ -262,7 +263,7 @@ def pinned():
     link_table = LinkTable(table_pins=True)
     assert link_table.session.house_rules.table_pins
     for player, pin in zip(link_table.players, ("1111", "2222"), strict=True):
-        accounts.pin_set(player=player, actor=link_table.organiser, pin=pin)
+        pins.pin_set(player=player, actor=link_table.organiser, pin=pin)
         player.refresh_from_db()
     return link_table
 
@@ -333,7 +334,7 @@ def test_wrong_pins_make_the_next_try_wait_and_the_right_pin_accepts_after_it(pi
 
 def test_a_player_without_a_pin_cannot_accept_while_pins_are_on(pinned):
     pat, sam = pinned.players
-    accounts.pin_set(player=sam, actor=pinned.organiser, pin="")
+    pins.pin_set(player=sam, actor=pinned.organiser, pin="")
     sam.refresh_from_db()
     draft = pinned.enter(pat)
     with pytest.raises(ValidationError) as error:
@@ -349,7 +350,7 @@ def test_a_wrong_pin_of_the_side_that_entered_costs_no_try():
     (a foundation bug: the PIN was checked first)."""
     link_table = LinkTable(players=4, table_pins=True)
     first, partner = link_table.side(0)
-    accounts.pin_set(player=partner, actor=link_table.organiser, pin="4444")
+    pins.pin_set(player=partner, actor=link_table.organiser, pin="4444")
     draft = link_table.enter(first)
     with pytest.raises(ValidationError) as error:
         link_table.accept(draft, partner, pin="0000")

@@ -18,9 +18,10 @@ import re
 import pytest
 from django.test import Client
 
-from club import accounts
 from club import services as club_services
-from club.models import AuditEntry, Club, Player, WrongPin
+from club.models import Club, Player, WrongPin
+from club.services import pins
+from core.models import AuditEntry
 from games import services
 from games.models import Result, ResultState
 from money.services import session_settle
@@ -295,7 +296,7 @@ def pinned(first_of_two):
     )
     first_of_two.session.rules = {**first_of_two.session.rules, "table_pins": True}
     first_of_two.session.save(update_fields=["rules"])
-    accounts.pin_set(player=first_of_two.players[1], actor=first_of_two.organiser, pin="2468")
+    pins.pin_set(player=first_of_two.players[1], actor=first_of_two.organiser, pin="2468")
     return first_of_two
 
 

@@ -7,7 +7,8 @@ import pytest
 from django.urls import reverse
 
 from club import services as club_services
-from club.models import AuditEntry, CheckIn, Player
+from club.models import CheckIn, Player
+from core.models import AuditEntry
 from games import services
 from games.audit import GameVerb
 from games.models import Result, ResultState, Round

@@ -17,7 +17,7 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils.html import escape
 
-from club.models import AuditEntry
+from core.models import AuditEntry
 from games import services, table_views
 from games.models import Game, Result, Round
 

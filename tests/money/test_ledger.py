@@ -13,7 +13,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from club.templatetags.pegboard import cents
+from core.templatetags.pegboard import cents
 from money.models import LedgerEntry, LedgerKind, Pot
 from money.selectors import ledger_balances, pot_balances
 from money.services import session_settle

@@ -10,7 +10,8 @@ from django.core.exceptions import ValidationError
 from django.db.models import Sum
 
 from club import services as club_services
-from club.models import AuditEntry, Session, SessionState
+from club.models import Session, SessionState
+from core.models import AuditEntry
 from games import services as game_services
 from games.models import ResultLine, ResultState
 from money.audit import MoneyVerb

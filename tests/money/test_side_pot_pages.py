@@ -8,7 +8,8 @@ import datetime as dt
 import pytest
 
 from club import services as club_services
-from club.models import AuditEntry, CheckIn
+from club.models import CheckIn
+from core.models import AuditEntry
 from money.audit import MoneyVerb
 from money.models import SkunkCoin
 from money.services import session_settle

@@ -12,8 +12,9 @@ from django.db import connection
 from django.db.models import Sum
 
 from club import services as club_services
-from club.models import AuditEntry, CheckIn, Session
+from club.models import CheckIn, Session
 from club.selectors import session_fee_totals
+from core.models import AuditEntry
 from games import services as game_services
 from money.audit import MoneyVerb
 from money.models import LedgerEntry, LedgerKind, Pot, SkunkCoin

@@ -22,10 +22,11 @@ from django.core.exceptions import ValidationError
 from django.core.management import call_command, load_command_class
 from django.db import connection, connections
 
-from club.accounts import pin_set, pin_verify
-from club.audit import ClubVerb, audit_record
-from club.models import AuditEntry, Club, Player
-from club.services import session_open
+from club.audit import ClubVerb
+from club.models import Club, Player
+from club.services import pin_set, pin_verify, session_open
+from core.audit import audit_record
+from core.models import AuditEntry
 from money.models import LedgerEntry
 from money.services import session_reopen, session_settle
 from ops import backup
@@ -35,7 +36,7 @@ from ops.demo import build_demo_season
 from scoring.models import Dispute, RulingDecision
 from scoring.services import dispute_appeal, dispute_rule
 from tests.factories import ClubFactory, PlayerFactory, UserFactory
-from web.roles import sync_roles
+from web.role_groups import sync_roles
 
 SLUG = "thursday-peggers"
 TODAY = dt.date(2026, 3, 20)
@@ -88,16 +89,20 @@ def without_restores(text: str) -> str:
     line without them: byte for byte the text the club's export gave before it was restored."""
     kept, removed = [], 0
     for line in without_export_time(text).splitlines(keepends=True):
-        if line.startswith('{"model": "club.auditentry"') and any(
+        if line.startswith('{"model": "core.auditentry"') and any(
             f'"action": "{verb}"' in line for verb in RESTORE_VERBS
         ):
             removed += 1
             continue
         kept.append(line)
+    # The objects are one a line, each but the last followed by a comma.
+    for index, line in enumerate(kept[:-1]):
+        if kept[index + 1].startswith("]") and line.endswith("},\n"):
+            kept[index] = line[: -len(",\n")] + "\n"
     text = "".join(kept)
     counts = re.search(r'^"counts": (.*),$', text, flags=re.MULTILINE)
     numbers = json.loads(counts.group(1))
-    numbers["club.auditentry"] -= removed
+    numbers["core.auditentry"] -= removed
     return text.replace(counts.group(0), f'"counts": {json.dumps(numbers, sort_keys=True)},')
 
 

@@ -23,9 +23,10 @@ from django.contrib.contenttypes.models import ContentType
 from django.core.management import call_command
 from django.utils import timezone
 
-from club.models import AuditEntry, Club, Player, Session, WrongPin
+from club.models import Club, Player, Session, WrongPin
 from club.services import session_open
-from club.verbs import is_verb, verb_label
+from core.models import AuditEntry
+from core.verbs import is_verb, verb_label
 from games.selectors import session_standings
 from money.selectors import pot_balances
 from ops import backup
@@ -158,34 +159,70 @@ def test_export_import_round_trip(tmp_path):
     assert AuditEntry.objects.filter(club=club).count() == len(before["audit"]) + 2
 
 
-def as_written_before_the_money_app(text: str) -> str:
-    """A backup as the same format version wrote it when the money models were club's (and
-    before backups were signed): their rows and content types named by the club app. Models
-    new in the money app since (SkunkCoin) keep their names."""
-    moved = {"settlement", "payout", "ledgerentry"}
-
-    def old_name(label: str) -> str:
-        app, model = label.split(".")
-        return f"club.{model}" if app == "money" and model in moved else label
-
+def with_old_labels(text: str, old: dict[str, str]) -> str:
+    """A backup as the same format version wrote it before some models moved between apps (and
+    before backups were signed): the rows and content types of each model in `old` (today's
+    label -> the one it had) named by the label it had."""
     document = json.loads(text)
     for row in document["objects"]:
-        row["model"] = old_name(row["model"])
-        content_type = row["fields"].get("content_type", [""])
-        if content_type[0] == "money" and content_type[1] in moved:
-            row["fields"]["content_type"] = ["club", content_type[1]]
+        row["model"] = old.get(row["model"], row["model"])
+        content_type = row["fields"].get("content_type")
+        if content_type and ".".join(content_type) in old:
+            row["fields"]["content_type"] = old[".".join(content_type)].split(".")
     del document["signature"]
-    document["counts"] = {old_name(label): count for label, count in document["counts"].items()}
+    document["counts"] = {
+        old.get(label, label): count for label, count in document["counts"].items()
+    }
     return json.dumps(document)
 
 
-def test_a_backup_written_before_the_money_app_still_restores(tmp_path):
+def as_written_before_the_money_app(text: str) -> str:
+    """The money models named by the club app, whose they were. Models new in the money app
+    since (SkunkCoin) keep their names."""
+    return with_old_labels(
+        text,
+        {f"money.{model}": f"club.{model}" for model in ("settlement", "payout", "ledgerentry")},
+    )
+
+
+def as_written_before_the_core_app(text: str) -> str:
+    """The audit trail (and the forms' tokens, never in a file) named by the club app, whose
+    they were, and the club's pages version by its name of then, `standings_version`."""
+    document = json.loads(
+        with_old_labels(
+            text, {f"core.{model}": f"club.{model}" for model in ("auditentry", "submissiontoken")}
+        )
+    )
+    for row in document["objects"]:
+        if row["model"] == "club.club":
+            row["fields"]["standings_version"] = row["fields"].pop("pages_version")
+    return json.dumps(document)
+
+
+# Each move: how a file of before it is made, and what such a file names (and does not).
+MOVES = {
+    "money app": (
+        as_written_before_the_money_app,
+        ('"club.settlement"', '"content_type": ["club", "settlement"]'),
+        ('"money.settlement"',),
+    ),
+    "core app": (
+        as_written_before_the_core_app,
+        ('"club.auditentry"', '"standings_version"'),
+        ('"core.auditentry"', '"pages_version"'),
+    ),
+}
+
+
+@pytest.mark.parametrize("move", MOVES)
+def test_a_backup_written_before_a_move_still_restores(tmp_path, move):
+    as_written_before, named, not_named = MOVES[move]
     club = build_history()
     before = answers(club)
     text = export_text()
-    old = as_written_before_the_money_app(text)
-    assert '"club.settlement"' in old and '"money.settlement"' not in old
-    assert '"content_type": ["club", "settlement"]' in old and '"signature"' not in old
+    old = as_written_before(text)
+    assert all(name in old for name in named) and '"signature"' not in old
+    assert not any(name in old for name in not_named)
     path = tmp_path / "old.json"
     path.write_text(old, encoding="utf-8")
     empty_the_database()

@@ -21,7 +21,9 @@ from django.contrib.auth.models import Group
 from django.contrib.contenttypes.models import ContentType
 from django.core.management import call_command
 
-from club.models import MONEY_LIMIT_CENTS, AuditEntry, Club, Player
+from club.models import Club, Player
+from core.cents import MONEY_LIMIT_CENTS
+from core.models import AuditEntry
 from ops.audit import OpsVerb
 from tests.factories import UserFactory
 from tests.ops.backup_support import (
@@ -178,15 +180,15 @@ def session_two_years_ahead(document, outsider):
 
 
 def unknown_audit_verb(document, outsider):
-    entry = rows(document, "club.auditentry")[5]
+    entry = rows(document, "core.auditentry")[5]
     entry["fields"]["action"] = "club_deleted"
-    return f"club.auditentry #{entry['pk']}: action: 'club_deleted' is not a registered audit verb."
+    return f"core.auditentry #{entry['pk']}: action: 'club_deleted' is not a registered audit verb."
 
 
 def audit_entry_made_site_wide(document, outsider):
-    entry = rows(document, "club.auditentry")[2]
+    entry = rows(document, "core.auditentry")[2]
     entry["fields"]["club"] = None
-    return f"club.auditentry #{entry['pk']}: it is not the club's: its club is missing."
+    return f"core.auditentry #{entry['pk']}: it is not the club's: its club is missing."
 
 
 def reversal_in_a_current_settlement(document, outsider):

@@ -28,8 +28,9 @@ from django.core.management import call_command
 from django.db import transaction
 from django.utils.crypto import salted_hmac
 
-from club.models import AuditEntry, Club
+from club.models import Club
 from club.services import session_open
+from core.models import AuditEntry
 from ops import backup
 from ops.audit import OpsVerb
 from tests.factories import ClubFactory, PlayerFactory, UserFactory

@@ -5,8 +5,9 @@ from django.core.management import call_command
 from django.http import HttpRequest
 
 from club.audit import ClubVerb
-from club.models import AuditEntry, Club, Player
-from web.roles import user_role
+from club.models import Club, Player
+from core.models import AuditEntry
+from web.role_groups import user_role
 
 pytestmark = pytest.mark.django_db
 

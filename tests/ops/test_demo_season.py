@@ -17,7 +17,8 @@ from django.db.models import Count, Sum
 from django.utils import timezone
 
 from club.audit import ClubVerb
-from club.models import AuditEntry, CheckIn, Club, Player, Session, SessionState
+from club.models import CheckIn, Club, Player, Session, SessionState
+from core.models import AuditEntry
 from games.audit import GameVerb
 from games.models import Game, Result, ResultLine, ResultState, Round, Seat
 from money.audit import MoneyVerb

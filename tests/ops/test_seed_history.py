@@ -25,7 +25,8 @@ from django.core.management.base import CommandError
 from django.db import connection, transaction
 from django.db.models import Sum
 
-from club.models import AuditEntry, CheckIn, Club, Session, SessionState
+from club.models import CheckIn, Club, Session, SessionState
+from core.models import AuditEntry
 from games.audit import GameVerb
 from games.models import Game, Result, ResultLine, ResultSource, ResultState, Seat
 from games.selectors import session_standings

@@ -11,7 +11,8 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
 from club import services as club_services
-from club.models import AuditEntry, Session, SessionState
+from club.models import Session, SessionState
+from core.models import AuditEntry
 from scoring import services
 from scoring.audit import ScoringVerb
 from scoring.engine import ENGINE_VERSION

@@ -5,7 +5,7 @@ first; the disputes report lists every claim."""
 import pytest
 from django.urls import reverse
 
-from club.models import AuditEntry
+from core.models import AuditEntry
 from scoring import services
 from scoring.models import Claim, Dispute, Outcome
 from tests.factories import PlayerFactory, UserFactory

@@ -12,7 +12,8 @@ skunk line 91, so a skunk win worth 3 game points and a spread of 32).
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
-from club.models import AuditEntry, Session, SessionState
+from club.models import Session, SessionState
+from core.models import AuditEntry
 from games import services as games_services
 from games.audit import GameVerb
 from games.models import Result, ResultSource, ResultState

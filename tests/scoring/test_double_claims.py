@@ -1,7 +1,7 @@
 """Double posts on the scoring pages: a claim, a muggins call, a dispute, a ruling and an appeal
 posted twice from one rendering of their page save once. Nothing in a claim's rows refused the
 second claim (two identical claims are legal: two deals can score the same hand), so each form
-carries a one-time token (club.submissions); the second post is told "This was already saved." and
+carries a one-time token (core.submissions); the second post is told "This was already saved." and
 sent to what the first made, never an error page.
 
 Terms: as in tests/games/test_double_posts.py (`token_of` reads the token a page rendered; the
@@ -12,8 +12,8 @@ import pytest
 from django.contrib.messages import get_messages
 from django.urls import reverse
 
-from club.models import AuditEntry
-from club.submissions import TOKEN_FIELD
+from core.models import AuditEntry
+from core.submissions import TOKEN_FIELD
 from scoring import services
 from scoring.audit import ScoringVerb
 from scoring.models import Claim, Dispute, DisputeState, Outcome, Ruling

@@ -15,8 +15,9 @@ from django.core.exceptions import ValidationError
 
 from club import services as club_services
 from club.audit import AT_THE_TABLE
-from club.models import AuditEntry, Club
-from club.submissions import AlreadySaved, new_token
+from club.models import Club
+from core.models import AuditEntry
+from core.submissions import AlreadySaved, new_token
 from games import services as game_services
 from games.models import Game
 from money.services import session_settle

@@ -16,7 +16,7 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 from django.utils.html import escape
 
-from club.models import AuditEntry
+from core.models import AuditEntry
 from games import services as game_services
 from games.models import Game, Round
 from scoring import services

@@ -2,10 +2,10 @@
 
 Terms:
 - accepted: the view redirected without an error message; anything else is rejected, and a
-  rejected post must leave every row of the club, games, scoring and auth-user tables as it was.
-  An accepted post may write, but only what is consistent: an audit entry with every change, no
-  NUL character and no text longer than its column, spreads that sum to zero, payouts that add up
-  to the pot, nothing of another club touched, and the page it redirects to renders.
+  rejected post must leave every row of the core, club, games, scoring and auth-user tables as
+  it was. An accepted post may write, but only what is consistent: an audit entry with every
+  change, no NUL character and no text longer than its column, spreads that sum to zero, payouts
+  that add up to the pot, nothing of another club touched, and the page it redirects to renders.
 - inert: the raw `<script>alert` (and the other markers) never reaches an HTML response; user text
   shows up escaped (`&lt;script&gt;`).
 - `FUZZ`: the hypothesis settings of every fuzzing test; `SWEEP`: the attacks each free-text
@@ -30,7 +30,8 @@ from django.test import Client
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
-from club.models import AuditEntry, CheckIn, Club, Player, Session
+from club.models import CheckIn, Club, Player, Session
+from core.models import AuditEntry
 from games.models import ResultLine
 from money.models import Settlement
 from tests.security.hostile_values import EXTRA_KEYS, HOSTILE, MARKERS, MISSING
@@ -43,14 +44,14 @@ from tests.security.hostile_world_base import Target, World
 def tracked_models() -> list[type[models.Model]]:
     found = [
         model
-        for label in ("club", "games", "scoring", "money")
+        for label in ("core", "club", "games", "scoring", "money")
         for model in apps.get_app_config(label).get_models(include_auto_created=True)
     ]
     user = get_user_model()
     return found + [user, user.groups.through, user.user_permissions.through]
 
 
-DOMAIN_APPS = {"club", "games", "scoring", "money"}
+DOMAIN_APPS = {"core", "club", "games", "scoring", "money"}
 
 
 def snapshot() -> dict[str, list[tuple]]:
@@ -106,8 +107,8 @@ def strings_in(value):
 def assert_consistent_write(before: dict, after: dict) -> None:
     changed = {label for label in after if after[label] != before[label]}
     domain = {label for label in changed if label.split(".")[0] in DOMAIN_APPS}
-    if domain - {"club.AuditEntry"}:
-        audit = "club.AuditEntry"
+    if domain - {"core.AuditEntry"}:
+        audit = "core.AuditEntry"
         assert len(after[audit]) > len(before[audit]), f"{sorted(domain)} changed, no audit entry"
     for model in tracked_models():
         label = model._meta.label

@@ -9,8 +9,8 @@ from django.contrib.auth.forms import SetPasswordForm
 from django.urls import reverse
 from hypothesis import strategies as st
 
-from club.accounts import login_give
 from club.forms import LoginGiveForm, LoginLinkForm, LoginRoleForm, OwnPasswordForm
+from club.services import login_give
 from games import services as game_services
 from games.forms import TableAcceptForm, TableResultForm
 from scoring.forms import TableClaimForm, TableDisputeForm

@@ -29,7 +29,6 @@ from django.urls import reverse
 from hypothesis import strategies as st
 
 from club import services as club_services
-from club.accounts import login_give
 from club.forms import (
     CheckInForm,
     HouseRulesForm,
@@ -38,6 +37,7 @@ from club.forms import (
     SessionRedateForm,
 )
 from club.models import CheckIn, Session
+from club.services import login_give
 from games import services as game_services
 from games.forms import (
     CorrectionForm,

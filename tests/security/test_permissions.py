@@ -16,7 +16,8 @@ from django.db.models.functions import Cast, Concat
 from django.test import Client
 from django.urls import reverse
 
-from club.models import AuditEntry, CheckIn, Club, Player, Session
+from club.models import CheckIn, Club, Player, Session
+from core.models import AuditEntry
 from games.models import Result, Round, Seat
 from money.models import LedgerEntry, Settlement
 from scoring.models import Claim, Dispute, Ruling

@@ -19,7 +19,8 @@ from django.db import connection, connections, transaction
 from openskill.models import PlackettLuce
 
 from club import services as club_services
-from club.models import AuditEntry, Club
+from club.models import Club
+from core.models import AuditEntry
 from games import services as game_services
 from games.models import Game
 from standings.audit import StandingsVerb

@@ -80,7 +80,7 @@ def test_the_records_cost_the_same_queries_whatever_the_history(season, client, 
 
 def test_a_dispute_on_a_big_hand_reaches_the_visitors_copy_at_once(club, client):
     """A disputed 24 waits for its judge (scoring.selectors): opening the dispute and ruling on
-    it change the records, so each moves the club's standings version (the visitors' cache)."""
+    it change the records, so each moves the club's pages version (the visitors' cache)."""
     people = UserFactory(role="organisers"), UserFactory(role="organisers")
     judge = UserFactory(role="judges", club=club)
     pat = PlayerFactory(club=club, display_name="Pat Cowley", user=UserFactory(role="players"))

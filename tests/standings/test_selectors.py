@@ -14,7 +14,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from club.services import player_update
-from club.tables import spreadsheet_safe
+from core.tables import spreadsheet_safe
 from games.models import ResultLine, ResultState
 from money.models import Payout, SettlementState
 from money.services import session_settle

@@ -1,5 +1,5 @@
-"""Visitors get the standings, all-time and player pages from the cache (club.views.
-VisitorCacheMixin), keyed by the club's standings version, which the services bump in the
+"""Visitors get the standings, all-time and player pages from the cache (core.pages,
+ClubVisitorCacheMixin), keyed by the club's pages version, which the services bump in the
 transaction that changes what those pages show: a cached page is never stale."""
 
 import datetime as dt
@@ -34,7 +34,7 @@ def without_clock(html: bytes) -> bytes:
 
 
 def version(club) -> int:
-    return Club.objects.get(pk=club.pk).standings_version
+    return Club.objects.get(pk=club.pk).pages_version
 
 
 def cached_get(client, url, django_assert_max_num_queries):

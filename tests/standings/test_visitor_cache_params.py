@@ -17,7 +17,7 @@ from django.urls import reverse
 from django_tables2.export import ExportMixin
 from django_tables2.views import SingleTableMixin
 
-from club.web import VisitorCacheMixin
+from core.pages import VisitorCacheMixin
 from money.services import session_settle
 from tests.builders import run_session
 from tests.factories import UserFactory

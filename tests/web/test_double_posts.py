@@ -13,7 +13,8 @@ from django.urls import reverse
 
 from club import services as club_services
 from club.audit import ClubVerb
-from club.models import AuditEntry, CheckIn, Player, Session, SessionState
+from club.models import CheckIn, Player, Session, SessionState
+from core.models import AuditEntry
 from money.audit import MoneyVerb
 from money.models import Settlement
 from tests.builders import run_session

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from django_tables2.export import ExportMixin
 
-from club.export import CsvExportMixin
+from core.export import CsvExportMixin
 from money.services import session_settle
 from tests.builders import run_session
 from tests.factories import UserFactory
@@ -66,7 +66,7 @@ def test_a_bad_format_is_not_cached_for_visitors(client, exporting_urls):
 
 
 def test_every_exporting_view_goes_through_the_csv_only_path():
-    """A view that exports a table uses club.export.CsvExportMixin, and no app module builds an
+    """A view that exports a table uses core.export.CsvExportMixin, and no app module builds an
     exporter of its own (django-tables2's ExportMixin or TableExport alone accept every format)."""
     exporting = {
         name: pattern.callback.view_class
@@ -76,10 +76,10 @@ def test_every_exporting_view_goes_through_the_csv_only_path():
     assert {"standings:season", "standings:all_time", "money:ledger"} <= set(exporting)
     assert all(issubclass(view, CsvExportMixin) for view in exporting.values()), exporting
     root = Path(__file__).resolve().parents[2]
-    allowed = {root / "club" / "tables.py", root / "club" / "export.py"}
+    allowed = {root / "core" / "tables.py", root / "core" / "export.py"}
     builders = [
         path
-        for app in ("club", "games", "scoring", "money", "standings", "web", "ops")
+        for app in ("core", "club", "games", "scoring", "money", "standings", "web", "ops")
         for path in (root / app).rglob("*.py")
         if path not in allowed
         and re.search(r"\b(Safe)?TableExport\b|\bExportMixin\b", path.read_text())

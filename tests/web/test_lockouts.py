@@ -13,7 +13,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from club.models import AuditEntry
+from core.models import AuditEntry
 from tests.factories import PASSWORD
 from web import services
 from web.audit import WebVerb

@@ -6,9 +6,10 @@ table for what one club may do with another club's objects."""
 import pytest
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
-from club.accounts import login_give
 from club.audit import ClubVerb
-from club.models import AuditEntry, CheckIn, Club, LoginLink, Player, Session
+from club.models import CheckIn, Club, LoginLink, Player, Session
+from club.services import login_give
+from core.models import AuditEntry
 from games.models import Game, Result, Round
 from money.models import LedgerEntry, Settlement, SkunkCoin
 from scoring import services
@@ -35,8 +36,8 @@ PUBLISHED_REDIRECT = "published-redirect"  # 302 while the club publishes its st
 # built with this club's objects: a URL naming one of this club's objects is 404 for them, as if it
 # did not exist; a page that names none shows their own club. Then "b_organiser", an organiser of
 # that other club (every permission, only the club scoping refuses them), and "no_record", a login
-# in the organisers group linked to no player at all: roles are per club (club/auth.py), so it is
-# a logged-in visitor everywhere (never an organiser of the visitors' club).
+# in the organisers group linked to no player at all: roles are per club (club/backends.py), so it
+# is a logged-in visitor everywhere (never an organiser of the visitors' club).
 COLUMNS = (*ROLES, "stranger", "b_organiser", "no_record")
 # url name -> expected status for each of COLUMNS
 PAGES = {

@@ -5,7 +5,7 @@ import pytest
 from django.contrib.auth.models import Group
 
 from tests.factories import ClubFactory, UserFactory
-from web.roles import role_permissions, user_role
+from web.role_groups import role_permissions, user_role
 
 pytestmark = pytest.mark.django_db
 
@@ -29,7 +29,7 @@ def test_roles_nest_organiser_over_judge_over_player():
     ("perm", "player", "judge", "organiser"),
     [
         ("club.view_player", True, True, True),
-        ("club.view_auditentry", False, True, True),
+        ("core.view_auditentry", False, True, True),
         ("club.change_club", False, False, True),  # edit house rules
         ("club.add_player", False, False, True),  # check in a new player
         ("club.delete_auditentry", False, False, False),  # nobody deletes the audit trail

@@ -10,7 +10,7 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 from django.utils import timezone
 
-from club import accounts
+from club.services import pins
 from tests.factories import PlayerFactory, SessionFactory
 
 pytestmark = pytest.mark.django_db
@@ -25,14 +25,14 @@ def sam(club, organiser, clock):
     """Sam Smith, whose PIN was set eight days ago."""
     clock.now = at(timezone.localdate() - dt.timedelta(days=8), 9, 0)
     player = PlayerFactory(club=club, display_name="Sam Smith")
-    accounts.pin_set(player=player, actor=organiser, pin="2468")
+    pins.pin_set(player=player, actor=organiser, pin="2468")
     return player
 
 
 def type_wrong(session, player, times: int, clock) -> None:
     for _ in range(times):
         with pytest.raises(ValidationError):
-            accounts.pin_verify(session=session, player=player, pin="0000")
+            pins.pin_verify(session=session, player=player, pin="0000")
         clock.advance(30)  # past each wait
 
 
@@ -67,7 +67,7 @@ def test_a_new_pin_set_since_is_said_instead_of_the_link(client, club, organiser
     today = SessionFactory(club=club, date=timezone.localdate())
     clock.now = at(today.date, 10, 0)
     type_wrong(today, sam, 4, clock)
-    accounts.pin_set(player=sam, actor=organiser, pin="1357")
+    pins.pin_set(player=sam, actor=organiser, pin="1357")
     client.force_login(organiser)
     shown = notice(client.get(reverse("web:session", args=[today.pk])))
     assert "Sam Smith: 4 wrong PINs" in re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", shown))

@@ -4,13 +4,13 @@
         --organiser-name "Olive Ashdown" --base-url http://192.168.1.20:8000
 
 Makes the club with the default house rules, a login with no usable password in the organisers'
-role linked to a new player of the club (`club.accounts.club_start`), and prints, as its last
+role linked to a new player of the club (`club.services.club_start`), and prints, as its last
 line, the one-time welcome link `<base-url>/welcome/<token>/` where the organiser sets a
 password (valid LOGIN_LINK_DAYS days, once).
 
 Terms:
 - base URL: where the site is opened, `http(s)://host[:port]` and nothing more; default
-  PEGBOARD_BASE_URL when it is set, else http://127.0.0.1:8000 (as club.qr.absolute_url).
+  PEGBOARD_BASE_URL when it is set, else http://127.0.0.1:8000 (as core.qr.absolute_url).
 - refusal: a taken slug, name or username, a bad slug or username, a bad base URL or a database
   that is not migrated is one line on standard error and exit code 2; nothing is created.
 """
@@ -25,9 +25,9 @@ from django.db.migrations.executor import MigrationExecutor
 from django.urls import reverse
 from django.utils import timezone
 
-from club.accounts import club_start
 from club.models import LOGIN_LINK_DAYS, LoginLink
-from club.qr import base_url_problem
+from club.services import club_start
+from core.qr import base_url_problem
 
 REFUSED = 2  # the exit code of every refusal
 DEFAULT_BASE = "http://127.0.0.1:8000"

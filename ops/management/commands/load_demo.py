@@ -13,10 +13,11 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
-from club.audit import ClubVerb, audit_record
+from club.audit import ClubVerb
 from club.models import Club
+from core.audit import audit_record
 from ops.demo import build_demo_season
-from web.roles import sync_roles
+from web.role_groups import sync_roles
 
 DEMO_FIXTURE = Path(settings.BASE_DIR) / "fixtures" / "demo_club.json"
 DEMO_SLUG = "thursday-peggers"

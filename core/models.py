@@ -1,5 +1,17 @@
-"""The append-only audit trail: one row per change, written only by `club.audit.audit_record`;
-its `action` is a verb some app registered (`club.verbs`)."""
+"""The rows every app writes and no app owns: the append-only audit trail and the one-time
+tokens of forms.
+
+Terms:
+- append-only: rows written once and never changed or deleted (the audit trail, the money
+  ledger): a correction is a new row. `AppendOnlyModel` refuses the rest, one row or many.
+- audit entry: one row per change, written only by `core.audit.audit_record`; its `action` is a
+  verb some app registered (`core.verbs`). An entry belongs to a club (the model the
+  PEGBOARD_CLUB_MODEL setting names, so the trail knows no app above it), or to none when it
+  is site-wide.
+- submission token: a form's one-time token, spent by the service that saves the form
+  (`core.submissions.spend_token`) in its transaction: a second post of the same page finds it
+  spent and saves nothing again.
+"""
 
 from __future__ import annotations
 
@@ -9,8 +21,7 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils import timezone
 
-from club import verbs
-from club.models.clubs import Club
+from core import verbs
 
 
 def _append_only(model) -> PermissionError:
@@ -47,7 +58,11 @@ class AppendOnlyModel(models.Model):
 
 class AuditEntry(AppendOnlyModel):
     club = models.ForeignKey(
-        Club, on_delete=models.PROTECT, null=True, blank=True, related_name="audit_entries"
+        settings.PEGBOARD_CLUB_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="audit_entries",
     )
     actor = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -59,7 +74,7 @@ class AuditEntry(AppendOnlyModel):
     )
     created_at = models.DateTimeField(default=timezone.now, db_index=True)
     action = models.CharField(
-        max_length=40, help_text="The verb: one an app registered (club.verbs)."
+        max_length=40, help_text="The verb: one an app registered (core.verbs)."
     )
     content_type = models.ForeignKey(ContentType, on_delete=models.PROTECT, null=True, blank=True)
     object_id = models.CharField(max_length=40, blank=True)
@@ -81,3 +96,18 @@ class AuditEntry(AppendOnlyModel):
     def clean(self) -> None:
         if self.action and not verbs.is_verb(self.action):
             raise ValidationError({"action": f"{self.action!r} is not a registered audit verb."})
+
+
+class SubmissionToken(models.Model):
+    """A form's one-time token (see the module's terms). `made` names what the first post made
+    ("app_label.model:pk")."""
+
+    token = models.CharField(max_length=64, unique=True)
+    created = models.DateTimeField(auto_now_add=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    made = models.CharField(max_length=80, blank=True)
+
+    def __str__(self) -> str:
+        return f"submission {self.token[:8]}…"

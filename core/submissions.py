@@ -2,7 +2,7 @@
 
 Terms:
 - submission token: a random string a form carries in a hidden field (`TOKEN_FIELD`), made when
-  the page renders (`club.web.OneTimeFormMixin`). The service that saves the form spends it in
+  the page renders (`OneTimeFormMixin`, a form's). The service that saves the form spends it in
   its own transaction (`spend_token`): one `SubmissionToken` row, unique. A second post of the
   same page (a double click, a resent form, the back button) carries the same token; its insert
   hits the unique constraint and the service raises `AlreadySaved` instead of saving again.
@@ -22,10 +22,11 @@ import re
 import secrets
 from collections.abc import Callable
 
+from django import forms
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, models, transaction
 
-from club.models import SubmissionToken
+from core.models import SubmissionToken
 
 TOKEN_FIELD = "submission_token"
 TOKEN_PATTERN = re.compile(r"[A-Za-z0-9_-]{20,64}")
@@ -85,3 +86,29 @@ def spend_token(*, token: str | None, actor) -> Callable[[models.Model], None]:
 
 def _nothing(obj: models.Model) -> None:
     return None
+
+
+class OneTimeFormMixin:
+    """A form saved once however often it is posted: it carries a one-time token in a hidden
+    field, made when the page renders and kept when the page renders again with the form's
+    errors. The view passes `form.submission_token()` to the service, which spends it; a token
+    that is not one of ours is a form error (the page is out of date). Put it before
+    `forms.Form` in the bases."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields[TOKEN_FIELD] = forms.CharField(
+            required=False, widget=forms.HiddenInput, initial=new_token()
+        )
+
+    def clean(self):
+        data = super().clean()
+        token = data.get(TOKEN_FIELD, "")
+        if TOKEN_FIELD in self.errors or (token and not TOKEN_PATTERN.fullmatch(token)):
+            self.errors.pop(TOKEN_FIELD, None)
+            data.pop(TOKEN_FIELD, None)
+            self.add_error(None, STALE_FORM)
+        return data
+
+    def submission_token(self) -> str:
+        return self.cleaned_data.get(TOKEN_FIELD) or ""

@@ -3,7 +3,7 @@ page for a player's login, and everyone's own account page.
 
 Terms:
 - welcome page: `/welcome/<link>/`, where a login sets its password with a one-time link
-  (club.accounts). A live link is redirected to `/welcome/set-password/` with its token kept in
+  (club.services). A live link is redirected to `/welcome/set-password/` with its token kept in
   the session (see WelcomeView); a dead link (unknown: 404; used, replaced or expired: 410)
   gets a page that says why and what to do, never the form.
 - handover: the link an organiser just made, shown once (full address and QR code) on the
@@ -31,7 +31,7 @@ from django.urls import reverse
 from django.utils.cache import add_never_cache_headers
 from django.views.generic import View
 
-from club import accounts
+from club import services
 from club.forms import (
     LoginGiveForm,
     LoginLinkForm,
@@ -39,18 +39,20 @@ from club.forms import (
     OwnPasswordForm,
     PinForm,
 )
-from club.mail import email_configured, login_link_send
+from club.mail import login_link_send
+from club.mixins import ClubMixin
 from club.models import LoginLink, Player
 from club.pin_waits import PIN_MEMORY_DAYS
-from club.qr import absolute_url, is_local_only, qr_svg
 from club.selectors import login_link_live, pin_tries, username_suggestion
-from club.submissions import AlreadySaved
-from club.web import ClubMixin, PageMixin, add_service_errors
+from core.mail import email_configured
+from core.mixins import PageMixin, add_service_errors
+from core.qr import absolute_url, is_local_only, qr_svg
+from core.submissions import AlreadySaved
 
 HANDOVER = "pegboard_login_handover"  # the session key of the link to show once
 WELCOME_TOKEN = "pegboard_welcome_token"  # the session key of the link being used
 SET_PASSWORD = "set-password"  # the welcome page's address once the token is in the session
-BACKEND = "club.auth.ClubBackend"
+BACKEND = "club.backends.ClubBackend"
 
 
 def welcome_url(request, token: str) -> str:
@@ -98,13 +100,13 @@ class WelcomeView(View):
             self.token = kwargs["link"]
         else:
             self.token = request.session.get(WELCOME_TOKEN, "")
-        self.link = accounts.login_link_find(self.token) if self.token else None
+        self.link = services.login_link_find(self.token) if self.token else None
         response = super().dispatch(request, *args, **kwargs)
         return secret(response) if self.at_token else never_cached(response)
 
     def dead(self, link: LoginLink | None):
         """The page a dead link gets: why, and what to do."""
-        refusal = accounts.link_refusal(link)
+        refusal = services.link_refusal(link)
         if link is None and not self.at_token:
             refusal = (
                 "This page needs the link you were given: open it again. (Your browser must "
@@ -121,7 +123,7 @@ class WelcomeView(View):
         return render(self.request, "club/welcome.html", context, status=status)
 
     def get(self, request, *args, **kwargs):
-        if accounts.link_refusal(self.link):
+        if services.link_refusal(self.link):
             return self.dead(self.link)
         if self.at_token:
             request.session[WELCOME_TOKEN] = self.token
@@ -129,17 +131,17 @@ class WelcomeView(View):
         return self.render_form(SetPasswordForm(self.link.user))
 
     def post(self, request, *args, **kwargs):
-        if accounts.link_refusal(self.link):
+        if services.link_refusal(self.link):
             return self.dead(self.link)
         form = SetPasswordForm(self.link.user, request.POST)
         if form.is_valid():
             password = form.cleaned_data["new_password1"]
             try:
-                user = accounts.login_link_use(token=self.token, password=password)
+                user = services.login_link_use(token=self.token, password=password)
             except ValidationError as error:
                 # Used or replaced since the page was opened (another tab, a double press)?
-                link = accounts.login_link_find(self.token)
-                if accounts.link_refusal(link):
+                link = services.login_link_find(self.token)
+                if services.link_refusal(link):
                     return self.dead(link)
                 add_service_errors(form, error, {"password": "new_password2"})
             else:
@@ -179,8 +181,8 @@ class PlayerLoginMixin(NeverCachedMixin, PageMixin, PermissionRequiredMixin, Clu
         player = self.get_player()
         if not isinstance(saved, dict) or saved.get("player") != player.pk:
             return None
-        link = accounts.login_link_find(saved.get("token") or "")
-        if link is None or link.user_id != player.user_id or accounts.link_refusal(link):
+        link = services.login_link_find(saved.get("token") or "")
+        if link is None or link.user_id != player.user_id or services.link_refusal(link):
             return None  # used or replaced since: there is nothing to hand over
         url = welcome_url(self.request, saved["token"])
         return {
@@ -193,11 +195,11 @@ class PlayerLoginMixin(NeverCachedMixin, PageMixin, PermissionRequiredMixin, Clu
     def page_context(self, **overrides) -> dict:
         player = self.get_player()
         user = player.user
-        role = accounts.login_role(user)
+        role = services.login_role(user)
         context = {
             "player": player,
             "login": user,
-            "site_login": accounts.is_site_login(user),
+            "site_login": services.is_site_login(user),
             "login_role": role,
             "own": user is not None and user.pk == self.request.user.pk,
             "live_link": login_link_live(user),
@@ -221,7 +223,7 @@ class PlayerLoginMixin(NeverCachedMixin, PageMixin, PermissionRequiredMixin, Clu
         e-mail and the login has an address (once the link's transaction has committed)."""
         player = self.get_player()
         self.request.session[HANDOVER] = {"player": player.pk, "token": token}
-        link = accounts.login_link_find(token)
+        link = services.login_link_find(token)
         if link is None or not email_configured() or not link.user.email:
             return
         request, url, address = self.request, welcome_url(self.request, token), link.user.email
@@ -252,7 +254,7 @@ class LoginGiveView(PlayerLoginPostView):
         form = LoginGiveForm(request.POST)
         if form.is_valid():
             try:
-                token = accounts.login_give(
+                token = services.login_give(
                     player=player,
                     actor=request.user,
                     username=form.cleaned_data["username"],
@@ -282,9 +284,9 @@ class LoginRoleView(PlayerLoginPostView):
         form = LoginRoleForm(request.POST)
         if form.is_valid():
             role = form.cleaned_data["role"]
-            before = accounts.login_role(player.user)
+            before = services.login_role(player.user)
             try:
-                accounts.login_role_set(player=player, actor=request.user, role=role)
+                services.login_role_set(player=player, actor=request.user, role=role)
             except ValidationError as error:
                 add_service_errors(form, error)
             else:
@@ -302,7 +304,7 @@ class LoginLinkView(PlayerLoginPostView):
         form = LoginLinkForm(request.POST)
         if form.is_valid():
             try:
-                token = accounts.login_link_new(
+                token = services.login_link_new(
                     player=player, actor=request.user, token=form.submission_token()
                 )
             except AlreadySaved as error:
@@ -332,7 +334,7 @@ class PlayerPinView(PlayerLoginPostView):
         if form.is_valid():
             pin = form.cleaned_data["pin"]
             try:
-                accounts.pin_set(player=player, actor=request.user, pin=pin)
+                services.pin_set(player=player, actor=request.user, pin=pin)
             except ValidationError as error:
                 add_service_errors(form, error)
             else:
@@ -361,7 +363,7 @@ class AccountMixin(PageMixin, LoginRequiredMixin):
         player = self.get_player()
         context = {
             "account_player": player,
-            "login_role": accounts.login_role(self.request.user) if player else "",
+            "login_role": services.login_role(self.request.user) if player else "",
             "password_form": OwnPasswordForm(),
             "pin_form": PinForm() if player else None,
             "pin_tries": pin_tries(player) if player else None,
@@ -383,7 +385,7 @@ class AccountPasswordView(AccountMixin, View):
         form = OwnPasswordForm(request.POST)
         if form.is_valid():
             try:
-                user = accounts.password_change(
+                user = services.password_change(
                     user=request.user,
                     old_password=form.cleaned_data["old_password"],
                     new_password=form.cleaned_data["new_password1"],
@@ -410,7 +412,7 @@ class AccountPinView(AccountMixin, View):
         if form.is_valid():
             pin = form.cleaned_data["pin"]
             try:
-                accounts.pin_set(player=player, actor=request.user, pin=pin)
+                services.pin_set(player=player, actor=request.user, pin=pin)
             except ValidationError as error:
                 add_service_errors(form, error)
             else:

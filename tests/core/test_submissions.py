@@ -1,4 +1,4 @@
-"""The one-time submission token (club.submissions, club.web.OneTimeFormMixin): a form carries
+"""The one-time submission token (core.submissions and its OneTimeFormMixin): a form carries
 a token made when the page renders; the service that saves it spends the token in its
 transaction, and a second post of the same token saves nothing and is told "This was already
 saved." A post without a token is not guarded (API callers, old pages)."""
@@ -8,16 +8,16 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
-from club.models import SubmissionToken
-from club.submissions import (
+from core.models import SubmissionToken
+from core.submissions import (
     ALREADY_SAVED,
     STALE_FORM,
     TOKEN_FIELD,
     AlreadySaved,
+    OneTimeFormMixin,
     new_token,
     spend_token,
 )
-from club.web import OneTimeFormMixin
 from tests.factories import ClubFactory, UserFactory
 
 pytestmark = pytest.mark.django_db

@@ -4,8 +4,8 @@ Terms:
 - verb: the text an audit entry stores in `action` ("result.confirmed"), with the label the audit
   log shows ("Result confirmed"). Each app owns its verbs: a `TextChoices` class in its own
   `audit.py`, decorated with `register_verbs`, which its AppConfig's `ready()` imports. The
-  audit trail (`club.models.AuditEntry`) stores any registered verb and refuses others, so a new
-  verb is one line in its app and needs no migration of `club`.
+  audit trail (`core.models.AuditEntry`) stores any registered verb and refuses others, so a new
+  verb is one line in its app and needs no migration of `core`.
 """
 
 from __future__ import annotations

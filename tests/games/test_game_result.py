@@ -1,4 +1,4 @@
-"""games.outcome: what a game's final side scores mean (pure, no database).
+"""games.game_result: what a game's final side scores mean (pure, no database).
 
 Terms: a *row* below is one side's expected figures as
 (score, won, skunked, double_skunked, skunks_given, game_points, spread).
@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from club.rules import HouseRules
-from games.outcome import OutcomeError, game_outcome
+from games.game_result import GameResultError, game_result
 
 pytestmark = pytest.mark.django_db  # the suite convention; these tests never query
 
@@ -28,10 +28,10 @@ DEFAULT = HouseRules(
 SIXTY_ONE = dataclasses.replace(DEFAULT, game_target=61, skunk_line=31, double_skunk_line=16)
 
 
-def rows(outcome):
+def rows(result):
     return [
         (s.score, s.won, s.skunked, s.double_skunked, s.skunks_given, s.game_points, s.spread)
-        for s in outcome.sides
+        for s in result.sides
     ]
 
 
@@ -66,16 +66,16 @@ def rows(outcome):
         pytest.param([121, True], DEFAULT, 1, id="bool-score"),
     ],
 )
-def test_scores_that_cannot_end_a_game_are_an_outcome_error(scores, rules, side):
-    with pytest.raises(OutcomeError) as caught:
-        game_outcome(scores, rules=rules)
+def test_scores_that_cannot_end_a_game_are_a_game_result_error(scores, rules, side):
+    with pytest.raises(GameResultError) as caught:
+        game_result(scores, rules=rules)
     assert caught.value.side == side
     assert str(caught.value)  # a message the player can act on
 
 
-def test_outcome_error_is_a_value_error_with_a_useful_message():
+def test_game_result_error_is_a_value_error_with_a_useful_message():
     with pytest.raises(ValueError, match="121"):
-        game_outcome([120, 100], rules=DEFAULT)
+        game_result([120, 100], rules=DEFAULT)
 
 
 # --- Valid games, exact figures ------------------------------------------------------------------
@@ -218,9 +218,9 @@ def test_outcome_error_is_a_value_error_with_a_useful_message():
     ],
 )
 def test_valid_game_figures(scores, rules, expected):
-    outcome = game_outcome(scores, rules=rules)
-    assert rows(outcome) == expected
-    assert sum(side.spread for side in outcome.sides) == 0
+    result = game_result(scores, rules=rules)
+    assert rows(result) == expected
+    assert sum(side.spread for side in result.sides) == 0
 
 
 @pytest.mark.parametrize(
@@ -228,14 +228,14 @@ def test_valid_game_figures(scores, rules, expected):
     [([121, 100], 0, 21), ([90, 121], 1, 31), ([121, 100, 95], 0, 21), ([50, 85, 121], 2, 36)],
 )
 def test_winner_and_margin_of_the_closest_loser(scores, winner, margin):
-    outcome = game_outcome(scores, rules=DEFAULT)
-    assert outcome.winner == winner
-    assert outcome.margin == margin
+    result = game_result(scores, rules=DEFAULT)
+    assert result.winner == winner
+    assert result.margin == margin
 
 
 def test_scores_may_be_any_sequence():
-    assert rows(game_outcome((121, 100), rules=DEFAULT)) == rows(
-        game_outcome([121, 100], rules=DEFAULT)
+    assert rows(game_result((121, 100), rules=DEFAULT)) == rows(
+        game_result([121, 100], rules=DEFAULT)
     )
 
 
@@ -270,15 +270,15 @@ def valid_games(draw):
 @given(valid_games())
 def test_every_valid_result_has_one_winner_and_spreads_summing_to_zero(game):
     scores, rules, winner = game
-    outcome = game_outcome(scores, rules=rules)
+    result = game_result(scores, rules=rules)
     target = rules.game_target
 
-    assert [side.score for side in outcome.sides] == scores
-    assert sum(side.spread for side in outcome.sides) == 0
-    assert [index for index, side in enumerate(outcome.sides) if side.won] == [winner]
-    assert outcome.winner == winner
+    assert [side.score for side in result.sides] == scores
+    assert sum(side.spread for side in result.sides) == 0
+    assert [index for index, side in enumerate(result.sides) if side.won] == [winner]
+    assert result.winner == winner
 
-    losers = [side for index, side in enumerate(outcome.sides) if index != winner]
+    losers = [side for index, side in enumerate(result.sides) if index != winner]
     for loser in losers:
         assert loser.game_points == 0
         assert loser.skunks_given == 0
@@ -286,7 +286,7 @@ def test_every_valid_result_has_one_winner_and_spreads_summing_to_zero(game):
         assert loser.skunked == (loser.score < rules.skunk_line)
         assert loser.double_skunked == (loser.score < rules.double_skunk_line)
 
-    won = outcome.sides[winner]
+    won = result.sides[winner]
     assert not won.skunked and not won.double_skunked
     assert won.spread == sum(target - loser.score for loser in losers) > 0
     assert won.skunks_given == sum(loser.skunked for loser in losers)

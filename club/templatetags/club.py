@@ -1,21 +1,13 @@
-"""Template filters: `cents` formats integer cents as money (25¢, $3.25, -$0.50); `person` names
-a login as people know them (club.names); `table_mode` reads a table mode ("singles") as its
-label."""
+"""The club's template filters (`{% load club %}`): `person` names a login as people know them
+(club.names); `or_login` falls back from a name annotated on a list's rows to the login's own;
+`table_mode` reads a table mode ("singles") as its label."""
 
 from django import template
 
 from club.models import TableMode
-from club.money import format_cents
 from club.names import login_name, person_name
 
 register = template.Library()
-
-
-@register.filter
-def cents(value) -> str:
-    if value is None or value == "":
-        return ""
-    return format_cents(int(value))
 
 
 @register.filter

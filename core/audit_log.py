@@ -4,16 +4,18 @@ Terms:
 - reference: a key of an entry's `data` whose value is the id of a row ("player": 11, "tables":
   [[16, 12], [13, 11]], "payouts": {"4": 150}), read as that row's name. Each kind of row (a
   player, a login, a session, a game, a claim) has one lookup that names many ids in one query;
-  the club declares its own kinds here, and an upper app declares its own in its `audit.py`
-  with `register_reference`, as it declares its verbs (club.verbs): the club never imports it.
+  each app declares its own kinds in its `audit.py` with `register_reference`, as it declares
+  its verbs (core.verbs): this module knows none of them. The actors of the entries are named
+  by the "login" kind (the club app declares it: a login is named by its player's name).
 - shape: how a key holds its ids: `ONE` id, a list of `MANY`, or a dict `KEYED` by them. A value
   of another shape is not a reference and is shown as it is (the "players" of a club created is a
   count; the "player" of a login given is a name already).
+- club: the club whose log is read (an instance of the PEGBOARD_CLUB_MODEL setting's model),
+  handed to every lookup, so that one club's log never names another club's rows.
 - page names (`AuditNames`): the names of every reference on one page of the log, and of its
   actors, looked up once per kind of row (a handful of queries however many rows).
 
-An id whose row is gone (a session deleted since) is shown as "#id". A login is named by its
-player's name in the club (club.names).
+An id whose row is gone (a session deleted since) is shown as "#id".
 """
 
 from __future__ import annotations
@@ -21,16 +23,16 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 
+from django.db import models
 from django.utils.html import format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
-from club.models import AuditEntry, Club, Player, Session, TableMode
-from club.money import format_cents
-from club.names import people_names
+from core.cents import format_cents
+from core.models import AuditEntry
 
 ONE, MANY, KEYED = "one", "many", "keyed"
 
-Lookup = Callable[[Club, set[int]], dict[int, str]]
+Lookup = Callable[[models.Model, set[int]], dict[int, str]]
 
 _LOOKUPS: dict[str, Lookup] = {}
 _KEYS: dict[str, tuple[str, str]] = {}  # data key -> (kind, shape)
@@ -64,39 +66,6 @@ def register_labels(key: str, choices) -> None:
         labels[value] = str(label)
 
 
-def _player_names(club: Club, ids: set[int]) -> dict[int, str]:
-    return dict(Player.objects.filter(club=club, pk__in=ids).values_list("pk", "display_name"))
-
-
-def _session_names(club: Club, ids: set[int]) -> dict[int, str]:
-    sessions = Session.objects.filter(club=club, pk__in=ids).values_list("pk", "date")
-    return {pk: f"{date:%a %-d %b %Y}" for pk, date in sessions}
-
-
-register_reference(
-    "player",
-    keys={
-        "player": ONE,
-        "claimant": ONE,
-        "caller": ONE,
-        "players": MANY,
-        "late_arrivals": MANY,
-        "tables": MANY,  # a list of tables, each a list of player ids (read by `_tables`)
-        "payouts": KEYED,
-        "parties": KEYED,
-    },
-    lookup=_player_names,
-)
-register_reference(
-    "login",
-    keys={"user": ONE, "paid_by": ONE, "drawn_by": ONE},
-    lookup=lambda club, ids: people_names(ids, club),
-)
-register_reference("session", keys={"session": ONE}, lookup=_session_names)
-register_labels("mode", TableMode)
-register_labels("table_mode", TableMode)
-
-
 def _is_id(value) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -127,7 +96,7 @@ def _ids(key: str, value) -> Iterable[tuple[str, int]]:
 class AuditNames:
     """The names of every reference and actor on a page of the log (see the module's terms)."""
 
-    def __init__(self, club: Club, entries: Iterable[AuditEntry]):
+    def __init__(self, club: models.Model, entries: Iterable[AuditEntry]):
         wanted: dict[str, set[int]] = defaultdict(set)
         for entry in entries:
             if entry.actor_id is not None:
@@ -136,7 +105,11 @@ class AuditNames:
             for key, value in data.items():
                 for kind, pk in _ids(key, value):
                     wanted[kind].add(pk)
-        self.names = {kind: _LOOKUPS[kind](club, ids) for kind, ids in wanted.items() if ids}
+        self.names = {
+            kind: _LOOKUPS[kind](club, ids)
+            for kind, ids in wanted.items()
+            if ids and kind in _LOOKUPS
+        }
 
     def name(self, kind: str, pk: int) -> str:
         return self.names.get(kind, {}).get(pk, f"#{pk}")

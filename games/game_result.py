@@ -1,5 +1,6 @@
-"""What a game's final scores mean: winner, skunks, game points and spread. Pure Python: the
-house rules come as `club.rules.HouseRules`, a plain dataclass.
+"""A game's result from its final scores: winner, margin, skunks, game points and spread. Pure
+Python: the house rules come as `club.rules.HouseRules`, a plain dataclass. (Not a claim's
+outcome, which scoring.outcomes reads: the points a claim of a hand is worth.)
 
 Terms (docs/design.md, "Scoring of a game"):
 - side: one player (2- and 3-player games) or two partners (4-player games); sides are indexed
@@ -23,7 +24,7 @@ from dataclasses import dataclass
 from club.rules import HouseRules
 
 
-class OutcomeError(ValueError):
+class GameResultError(ValueError):
     """Scores that cannot end a game. `side` is the side the message is about (None: all)."""
 
     def __init__(self, message: str, *, side: int | None = None) -> None:
@@ -32,7 +33,7 @@ class OutcomeError(ValueError):
 
 
 @dataclass(frozen=True)
-class SideOutcome:
+class SideResult:
     score: int
     won: bool
     skunked: bool
@@ -43,8 +44,8 @@ class SideOutcome:
 
 
 @dataclass(frozen=True)
-class Outcome:
-    sides: tuple[SideOutcome, ...]
+class GameResult:
+    sides: tuple[SideResult, ...]
 
     @property
     def winner(self) -> int:
@@ -56,33 +57,33 @@ class Outcome:
         return min(-side.spread for side in self.sides if not side.won)
 
 
-def game_outcome(scores: Sequence[int], *, rules: HouseRules) -> Outcome:
-    """The outcome of a finished game with these side scores under the session's `rules`.
+def game_result(scores: Sequence[int], *, rules: HouseRules) -> GameResult:
+    """The result of a finished game with these side scores under the session's `rules`.
 
-    Raises OutcomeError, naming the side, when the scores cannot end a game.
+    Raises GameResultError, naming the side, when the scores cannot end a game.
     """
     target = rules.game_target
     if len(scores) not in (2, 3):
-        raise OutcomeError(f"A game has 2 or 3 sides, not {len(scores)}.")
+        raise GameResultError(f"A game has 2 or 3 sides, not {len(scores)}.")
     for side, score in enumerate(scores):
         if type(score) is not int:
-            raise OutcomeError("Write each score as a whole number.", side=side)
+            raise GameResultError("Write each score as a whole number.", side=side)
         if score < 0:
-            raise OutcomeError("A score cannot be negative.", side=side)
+            raise GameResultError("A score cannot be negative.", side=side)
         if score > target:
-            raise OutcomeError(
+            raise GameResultError(
                 f"{score} is past the target: the game ends at {target}, so the winner's "
                 f"score is {target}.",
                 side=side,
             )
     winners = [side for side, score in enumerate(scores) if score == target]
     if not winners:
-        raise OutcomeError(
+        raise GameResultError(
             f"Nobody reached {target}: the winner's score is {target}. "
             "Enter the final scores of a finished game."
         )
     if len(winners) > 1:
-        raise OutcomeError(
+        raise GameResultError(
             f"Only one side can reach {target}: the game ends the moment one side does.",
             side=winners[1],
         )
@@ -96,7 +97,7 @@ def game_outcome(scores: Sequence[int], *, rules: HouseRules) -> Outcome:
     for side, score in enumerate(scores):
         if side == winner:
             sides.append(
-                SideOutcome(
+                SideResult(
                     score=score,
                     won=True,
                     skunked=False,
@@ -108,7 +109,7 @@ def game_outcome(scores: Sequence[int], *, rules: HouseRules) -> Outcome:
             )
         else:
             sides.append(
-                SideOutcome(
+                SideResult(
                     score=score,
                     won=False,
                     skunked=skunked[side],
@@ -118,4 +119,4 @@ def game_outcome(scores: Sequence[int], *, rules: HouseRules) -> Outcome:
                     spread=-margins[side],
                 )
             )
-    return Outcome(sides=tuple(sides))
+    return GameResult(sides=tuple(sides))

@@ -1,6 +1,5 @@
-"""Writes for logins and PINs: starting a club with its first organiser, giving a player a login
-with a role, one-time links to set a password, changing one's own password, and the 4-digit PIN
-a player accepts results with at a table.
+"""Writes for logins: starting a club with its first organiser, giving a player a login with a
+role, one-time links to set a password, changing one's own password.
 
 Terms:
 - role: "player", "judge" or "organiser" (`ROLES`), each a Django group (club.roles); a login
@@ -11,25 +10,18 @@ Terms:
 - site login: a staff or superuser login, the site administrators'. It is managed in Django's
   admin only: no club service (so no club page) gives it a link, a role or a password, even when
   the admin linked it to a player (`refuse_site_login`).
-- PIN: four digits, hashed like a password (Django's hashers). `pin_verify` keeps each wrong one
-  (`WrongPin`); after the first few, each makes the next try of that player's PIN wait longer,
-  up to a few minutes (club.pin_waits), in any session; a new PIN set by an organiser (or the
-  player) starts the count afresh. Nothing ever locks a PIN for longer than a wait.
 
-Every service validates, writes in one transaction and records one audit entry per change; a PIN
-or a password never appears in the audit trail.
+Every service validates, writes in one transaction and records one audit entry per change; a
+password never appears in the audit trail.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import hashlib
-import math
-import re
 import secrets
 
 from django.contrib.auth import get_user_model, password_validation
-from django.contrib.auth.hashers import check_password, make_password
 from django.contrib.auth.models import AbstractBaseUser, Group
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -37,27 +29,24 @@ from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from club.audit import ClubVerb, at_the_table, audit_record
-from club.locking import locked
+from club.audit import ClubVerb
 from club.models import (
     LOGIN_LINK_DAYS,
     Club,
     LoginLink,
     LoginLinkPurpose,
     Player,
-    Session,
-    WrongPin,
 )
-from club.pin_waits import LONGEST_WAIT, wait_after, wait_text
 from club.roles import JUDGES, ORGANISERS, PLAYERS
-from club.selectors import pin_tries
-from club.services import club_create, player_create
-from club.submissions import spend_token
+from club.services.clubs import club_create
+from club.services.players import player_create
+from core.audit import audit_record
+from core.locking import locked
+from core.submissions import spend_token
 
 # Role -> group, lowest first (the order the forms offer them in).
 ROLES = {"player": PLAYERS, "judge": JUDGES, "organiser": ORGANISERS}
 ORGANISER_PERMISSION = "club.change_player"  # who gives logins and sets others' PINs
-PIN_PATTERN = re.compile(r"[0-9]{4}")
 
 
 # --- One-time links -------------------------------------------------------------------------------
@@ -211,7 +200,7 @@ def _group(role: str) -> Group:
     return Group.objects.get(name=ROLES[role])
 
 
-def _require_organiser(actor: AbstractBaseUser | None, club: Club) -> None:
+def require_organiser(actor: AbstractBaseUser | None, club: Club) -> None:
     """The actor may manage the club's logins: an organiser of `club` (the system may too)."""
     if actor is None:
         return
@@ -264,7 +253,7 @@ def login_give(
 ) -> str:
     """Give a player without a login a new login (no usable password) in `role`, linked to the
     player; returns the raw token of its welcome link, where the player sets a password. `token`
-    is the form's one-time token (club.submissions): a second post of the form is AlreadySaved."""
+    is the form's one-time token (core.submissions): a second post of the form is AlreadySaved."""
     with transaction.atomic():
         # The token first: a second post of the form is AlreadySaved, not "username taken".
         spend_token(token=token, actor=actor)
@@ -272,7 +261,7 @@ def login_give(
         email = _check_email(email)
         _group(role)
         player = locked(Player.objects.select_related("club")).get(pk=player.pk)
-        _require_organiser(actor, player.club)
+        require_organiser(actor, player.club)
         if player.user_id is not None:
             raise ValidationError(
                 {"username": f"{player} has a login already: give a new password link instead."}
@@ -309,7 +298,7 @@ def login_role_set(*, player: Player, actor: AbstractBaseUser | None, role: str)
     group = _group(role)
     with transaction.atomic():
         player = locked(Player.objects.select_related("club", "user")).get(pk=player.pk)
-        _require_organiser(actor, player.club)
+        require_organiser(actor, player.club)
         if player.user is None:
             raise ValidationError({"role": f"{player} has no login: give one first."})
         refuse_site_login(player.user)
@@ -342,7 +331,7 @@ def login_link_new(
     with transaction.atomic():
         spend_token(token=token, actor=actor)
         player = locked(Player.objects.select_related("club", "user")).get(pk=player.pk)
-        _require_organiser(actor, player.club)
+        require_organiser(actor, player.club)
         if player.user is None:
             raise ValidationError(f"{player} has no login: give one first.")
         return _link_issue(
@@ -405,102 +394,3 @@ def club_start(
         )
         token = _link_issue(club=club, user=user, actor=None, purpose=LoginLinkPurpose.WELCOME)
     return club, player, token
-
-
-# --- PINs -----------------------------------------------------------------------------------------
-
-
-def pin_set(*, player: Player, actor: AbstractBaseUser, pin: str) -> None:
-    """Set (or, with an empty `pin`, remove) a player's table PIN: by the player themselves or an
-    organiser of the club. Four digits. The wrong PINs typed before count no more for a wait
-    (they were guesses at the old PIN); they stay on their sessions' pages as history."""
-    pin = (pin or "").strip()
-    if pin and not PIN_PATTERN.fullmatch(pin):
-        raise ValidationError({"pin": "A PIN is exactly four digits, e.g. 4071."})
-    with transaction.atomic():
-        player = locked(Player.objects.select_related("club")).get(pk=player.pk)
-        own = actor.is_authenticated and player.user_id == actor.pk
-        if not own:
-            _require_organiser(actor, player.club)
-        now = timezone.now()
-        forgotten = pin_tries(player, now=now).wrong
-        player.pin_hash = make_password(pin) if pin else ""
-        player.pin_set_at = now
-        player.save(update_fields=["pin_hash", "pin_set_at"])
-        audit_record(
-            actor=actor,
-            action=ClubVerb.PIN_SET if pin else ClubVerb.PIN_CLEARED,
-            obj=player,
-            club=player.club,
-            data={"player": player.display_name, "wrong_pins_forgotten": forgotten},
-        )
-
-
-def pin_refusal(player: Player) -> str | None:
-    """Why `player` cannot accept with a PIN at all (None: they can type one)."""
-    if not player.pin_hash:
-        return (
-            f"{player} has no PIN yet: an organiser sets one on the player's page (or the "
-            "organiser confirms the result on the game page)."
-        )
-    return None
-
-
-ORGANISER_HELP = "set a new PIN, or confirm the result on the game page."
-
-
-def _seconds_until(moment: dt.datetime, now: dt.datetime) -> int:
-    return math.ceil((moment - now).total_seconds())
-
-
-def pin_verify(*, session: Session, player: Player, pin: str) -> None:
-    """Check the PIN `player` typed at a table in `session`. During the wait after wrong PINs
-    (club.pin_waits) the try is refused before the PIN is read, and is not counted. A wrong PIN
-    is kept (`WrongPin`) and audited even though the caller's change is refused: this commits
-    its own transaction, then raises a ValidationError on `pin` that says how long the next try
-    waits. Locks the player's row, so two phones trying one player's PIN take turns. Call it
-    before (outside) the transaction of what it guards."""
-    with transaction.atomic():
-        player = locked(Player.objects.all()).get(pk=player.pk)
-        refusal = pin_refusal(player)
-        if refusal:
-            raise ValidationError({"pin": refusal})
-        now = timezone.now()
-        tries = pin_tries(player, now=now)
-        if tries.next_try is not None:
-            wait = wait_text(_seconds_until(tries.next_try, now))
-            raise ValidationError(
-                {
-                    "pin": f"Too many wrong PINs for {player}: the next try in {wait}. "
-                    f"An organiser can {ORGANISER_HELP}"
-                }
-            )
-        typed = (pin or "").strip()
-        if PIN_PATTERN.fullmatch(typed) and check_password(typed, player.pin_hash):
-            return
-        wrong_pin = WrongPin(session=session, player=player, typed_at=now)
-        wrong_pin.full_clean(exclude=["session", "player"])
-        wrong_pin.save()
-        wrong = tries.wrong + 1
-        seconds = wait_after(wrong)
-        audit_record(
-            actor=None,
-            action=ClubVerb.PIN_REFUSED,
-            obj=player,
-            club=session.club,
-            data={
-                **at_the_table(player),
-                "session": session.pk,
-                "wrong_pins": wrong,
-                "wait_seconds": seconds,
-            },
-        )
-    if not seconds:
-        raise ValidationError({"pin": f"Wrong PIN for {player}: try again."})
-    raise ValidationError(
-        {
-            "pin": f"Wrong PIN for {player}: the next try in {wait_text(seconds)}. Each wrong "
-            f"PIN makes the wait longer, up to {wait_text(LONGEST_WAIT)}; an organiser can "
-            f"{ORGANISER_HELP}"
-        }
-    )

@@ -1,4 +1,4 @@
-"""System checks of the club app's settings (Django's checks framework: `manage.py check`,
+"""System checks of the site's own settings (Django's checks framework: `manage.py check`,
 `runserver` and `migrate` run them and refuse to go on past an error).
 
 Terms: the base URL (`PEGBOARD_BASE_URL`) is printed on the seating chart as QR codes and in
@@ -10,7 +10,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.core.checks import Error, register
 
-from club.qr import base_url_problem
+from core.qr import base_url_problem
 
 
 @register()

@@ -17,7 +17,7 @@ from __future__ import annotations
 from django.core.exceptions import BadRequest
 from django_tables2.export import ExportMixin
 
-from club.tables import SafeTableExport
+from core.tables import SafeTableExport
 
 EXPORT_TRIGGER = "_export"
 CSV = "csv"

@@ -1,4 +1,4 @@
-"""Audit verbs belong to the apps (club.verbs): each app registers its own, the audit trail
+"""Audit verbs belong to the apps (core.verbs): each app registers its own, the audit trail
 stores any registered verb and refuses others, and a new verb needs no migration of club."""
 
 import io
@@ -8,10 +8,11 @@ from django.core.exceptions import ValidationError
 from django.core.management import call_command
 from django.db import models
 
-from club import verbs
-from club.audit import ClubVerb, audit_record, audit_record_many
+from club.audit import ClubVerb
 from club.filters import AuditFilter
-from club.models import AuditEntry
+from core import verbs
+from core.audit import audit_record, audit_record_many
+from core.models import AuditEntry
 from games.audit import GameVerb
 from money.audit import MoneyVerb
 from scoring.audit import ScoringVerb

@@ -16,7 +16,7 @@ from django.apps import apps as django_apps
 from django.contrib.auth.models import Group, Permission
 from django.core.exceptions import ImproperlyConfigured
 
-from club.auth import is_member
+from club.backends import is_member
 from club.roles import JUDGES, ORGANISERS, PLAYERS, ROLES
 
 # Highest first: the header names the highest role a user has.
@@ -74,7 +74,7 @@ def user_role(user) -> str:
     if not user.is_authenticated:
         return ""
     if not is_member(user):
-        # Roles are per club: no player record, no role (club/auth.py).
+        # Roles are per club: no player record, no role (club/backends.py).
         return "admin" if user.is_superuser else ""
     names = {group.name for group in user.groups.all()}
     for group_name, label in ROLE_LABELS:

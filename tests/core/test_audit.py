@@ -3,8 +3,9 @@
 import pytest
 from django.contrib.auth import get_user_model
 
-from club.audit import ClubVerb, audit_record
-from club.models import AuditEntry
+from club.audit import ClubVerb
+from core.audit import audit_record
+from core.models import AuditEntry
 from tests.factories import ClubFactory
 
 pytestmark = pytest.mark.django_db
@@ -48,17 +49,17 @@ def test_update_raises(entry):
 def test_admin_shows_entries_but_cannot_change_add_or_delete(client, entry):
     admin = get_user_model().objects.create_superuser("root", "root@example.org", "pw-123456789")
     client.force_login(admin)
-    change_url = f"/admin/club/auditentry/{entry.pk}/change/"
+    change_url = f"/admin/core/auditentry/{entry.pk}/change/"
     page = client.get(change_url)
     assert page.status_code == 200
     assert b'name="data"' not in page.content  # shown as text, no input
     assert b"Save" not in page.content
     response = client.post(change_url, {"action": "club.created", "data": "{}"})
     assert response.status_code == 403
-    assert client.get("/admin/club/auditentry/add/").status_code == 403
-    assert client.get(f"/admin/club/auditentry/{entry.pk}/delete/").status_code == 403
+    assert client.get("/admin/core/auditentry/add/").status_code == 403
+    assert client.get(f"/admin/core/auditentry/{entry.pk}/delete/").status_code == 403
     bulk = client.post(
-        "/admin/club/auditentry/",
+        "/admin/core/auditentry/",
         {"action": "delete_selected", "_selected_action": [entry.pk], "post": "yes"},
     )
     assert bulk.status_code in (200, 302)

@@ -1,0 +1,120 @@
+"""Public pages that anonymous visitors get from the cache, and the version that keys the copies.
+
+Terms:
+- pages version: a counter on the row that owns a set of public pages (`PagesVersioned`: the
+  club, for its standings, results and player pages), moved on by `pages_changed(pk)` inside
+  the transaction of every service that changes what those pages show. Every cached copy's key
+  holds it, so a copy is never stale: a change makes new keys, and the old copies expire unread.
+- visitors' cache: `VisitorCacheMixin` serves a page to anonymous visitors from the cache (the
+  standings after a Thursday are read by everyone at once). The key holds the owner of the
+  pages (`visitor_pages`, which the app that owns them fills in), its pages version, the path
+  and the values of the query parameters the page declares it reads (`visitor_cache_params`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from django.conf import settings
+from django.core.cache import cache
+from django.core.exceptions import ImproperlyConfigured
+from django.db import models
+from django.http import QueryDict
+
+
+class PagesVersioned(models.Model):
+    """A row that owns public pages, with the version of what they show (see the terms)."""
+
+    pages_version = models.PositiveIntegerField(
+        default=0,
+        editable=False,
+        help_text="Moved on by every service that changes what this row's public pages show; "
+        "the key of their cached copies.",
+    )
+
+    class Meta:
+        abstract = True
+
+    def save(self, *args, **kwargs) -> None:
+        # A full save of a row read earlier must not put back an older version: only
+        # `pages_changed` moves it.
+        if not self._state.adding and kwargs.get("update_fields") is None:
+            kwargs["update_fields"] = [
+                f.name
+                for f in self._meta.concrete_fields
+                if not f.primary_key and f.name != "pages_version"
+            ]
+        super().save(*args, **kwargs)
+
+    @classmethod
+    def pages_changed(cls, pk: int) -> None:
+        """Mark the row's pages stale: their cached copies are keyed by the version this moves
+        on. Call it inside the transaction of the change."""
+        cls.objects.filter(pk=pk).update(pages_version=models.F("pages_version") + 1)
+
+
+class VisitorCacheMixin:
+    """A public page that anonymous visitors get from the cache (see the module's terms);
+    logged-in members always get a fresh render.
+
+    The app that owns the pages says whose they are in `visitor_pages(request)`: the
+    `PagesVersioned` row whose version keys the copy, or None for no cached copy (pages that are
+    not public now). Each view declares the query parameters it reads in
+    `visitor_cache_params` (its own, its table's sort, page and per-page fields, the export
+    trigger `_export`). Any other parameter is dropped before a visitor's page is rendered:
+    `?x=random` shares the one copy instead of skipping the cache, and nothing the first visitor
+    typed ends up in everyone's copy."""
+
+    visitor_cache_seconds = 24 * 60 * 60
+    visitor_cache_params: tuple[str, ...] | None = None
+
+    def visitor_pages(self, request) -> PagesVersioned | None:
+        raise NotImplementedError(f"{type(self).__name__} must say whose pages it shows.")
+
+    def visitor_query(self, request) -> QueryDict:
+        """The query string with the declared parameters only, in the declared order."""
+        if self.visitor_cache_params is None:
+            raise ImproperlyConfigured(
+                f"{type(self).__name__} must declare the query parameters it reads in "
+                "visitor_cache_params (an empty tuple when it reads none)."
+            )
+        query = QueryDict(mutable=True)
+        for name in self.visitor_cache_params:
+            if name in request.GET:
+                query.setlist(name, request.GET.getlist(name))
+        return QueryDict(query.urlencode())  # read-only, like request.GET
+
+    def visitor_cache_key(self, request) -> str | None:
+        if request.method != "GET" or request.user.is_authenticated:
+            return None
+        if settings.SESSION_COOKIE_NAME in request.COOKIES or "messages" in request.COOKIES:
+            return None  # a visitor with a session may have messages waiting
+        owner = self.visitor_pages(request)
+        if owner is None:
+            return None
+        address = f"{request.path}?{self.visitor_query(request).urlencode()}"
+        digest = hashlib.sha256(address.encode()).hexdigest()
+        label = owner._meta.label_lower
+        return f"pegboard:visitor:{label}:{owner.pk}:{owner.pages_version}:{digest}"
+
+    def dispatch(self, request, *args, **kwargs):
+        query = self.visitor_query(request)  # checks the declaration on every request
+        key = self.visitor_cache_key(request)
+        if key is not None:
+            cached = cache.get(key)
+            if cached is not None:
+                return cached
+            # The page is rendered from what its key holds, so the copy fits every request
+            # that shares the key.
+            request.GET = query
+        response = super().dispatch(request, *args, **kwargs)
+        if key is not None and response.status_code == 200 and not response.streaming:
+
+            def keep(rendered):
+                cache.set(key, rendered, self.visitor_cache_seconds)
+
+            if getattr(response, "is_rendered", True):
+                keep(response)
+            else:
+                response.add_post_render_callback(keep)
+        return response

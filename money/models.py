@@ -15,8 +15,9 @@ Terms (docs/design.md, "The pot and payouts"):
 - ledger entry: one signed movement of integer cents into (+) or out of (-) a pot. Every balance
   is a sum of these rows; they are never edited or deleted (corrections are new rows).
 
-The tables keep the names they had when these models lived in the club app (`club_settlement`,
-`club_payout`, `club_ledgerentry`): the move was a change of code, not of data.
+The tables are named for the app (`money_settlement`, `money_payout`, `money_ledgerentry`,
+`money_skunkcoin`). The first three kept the club app's names when the models moved here and were
+renamed afterwards (money 0003), their rows, ids and keys unchanged.
 """
 
 from __future__ import annotations
@@ -93,7 +94,6 @@ class Settlement(models.Model):
     reopen_reason = models.TextField(blank=True)
 
     class Meta:
-        db_table = "club_settlement"
         ordering = ["session", "-version"]
         constraints = [
             models.UniqueConstraint(
@@ -119,7 +119,6 @@ class Payout(models.Model):
     amount_cents = models.PositiveIntegerField()
 
     class Meta:
-        db_table = "club_payout"
         ordering = ["settlement", "place", "player__display_name"]
         constraints = [
             models.UniqueConstraint(
@@ -176,7 +175,6 @@ class LedgerEntry(AppendOnlyModel):
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
-        db_table = "club_ledgerentry"
         ordering = ["created_at", "pk"]
         verbose_name_plural = "ledger entries"
         indexes = [

@@ -1,6 +1,7 @@
 """Reads for the money app: what stops a session being settled (each with the page that clears
-it), the session's skunk coins and cash box, the pots' balances, the hands
-that win a jackpot, a session's current settlement, the ledger and a player's money.
+it), what settling it reads (`settle_inputs`), the session's skunk coins and cash box, the pots'
+balances, the hands that win a jackpot, a session's current settlement, the ledger and a
+player's money.
 
 Terms: see `money.models`. Balances are sums of ledger rows, counted in the database.
 """
@@ -14,11 +15,22 @@ from django.db.models import Count, Q, Sum
 from django.db.models.functions import Coalesce
 from django.urls import reverse
 
-from club.models import CheckIn, Session, SessionState
-from club.money import owed_cents_expression
+from club.models import CheckIn, Player, Session, SessionState
+from club.money import CHECKIN_JACKPOT_FIELDS, JACKPOT_FIELDS, owed_cents_expression
 from club.names import player_name_of
 from games.models import Game, ResultLine, ResultState
-from money.models import LedgerEntry, Payout, Pot, Settlement, SettlementState, SkunkCoin
+from games.selectors import session_standings
+from money.models import (
+    JACKPOT_POTS,
+    LedgerEntry,
+    Payout,
+    Pot,
+    Settlement,
+    SettlementState,
+    SkunkCoin,
+)
+from money.payout import RankedPlayer
+from money.side_pots import Coin, SidePot
 from scoring.models import Claim
 from scoring.selectors import accepted_big_hands, session_open_disputes
 
@@ -111,6 +123,113 @@ def settle_blockers(session: Session) -> list[Blocker]:
             )
         )
     return blockers
+
+
+@dataclass(frozen=True)
+class SettleInputs:
+    """What settling a session reads before it plans anything (`money.services.session_settle`,
+    once the session is locked): the standings, the fees actually paid, and the side pots the
+    session touches, with the names of their winners for the payout sheet."""
+
+    players: tuple[RankedPlayer, ...]  # the session's standings, best first
+    fees: tuple[tuple[int, int], ...]  # (player id, cents) per paid check-in, in check-in order
+    side_pots: tuple[SidePot, ...]  # the skunk bank first, then the jackpots 29, 28, 24
+    names: dict[int, str]  # the side pots' winners' display names
+
+    @property
+    def pot_cents(self) -> int:
+        """The session pot: the fees actually paid."""
+        return sum(cents for _, cents in self.fees)
+
+
+def settle_inputs(session: Session) -> SettleInputs:
+    """What settling `session` needs to plan its payouts and side pots (`SettleInputs`). A side
+    pot is there when the session's rules run it or it took money this session: the skunk bank
+    with the skunk coins taken, a jackpot with the contributions recorded on the paid check-ins
+    (not the rules of today). Each carries over its balance before the session."""
+    players = tuple(
+        RankedPlayer(player_id=row.player_id, rank=row.rank, name=row.player)
+        for row in session_standings(session)
+    )
+    paid = list(
+        CheckIn.objects.filter(session=session, paid_at__isnull=False).values(
+            "player_id", "fee_cents", *JACKPOT_FIELDS
+        )
+    )
+    side_pots = _skunk_bank(session) + _jackpots(session, paid)
+    winners = {player_id for side_pot in side_pots for player_id in side_pot.winners}
+    names = {}
+    if winners:
+        names = dict(
+            Player.objects.filter(club=session.club_id, pk__in=winners).values_list(
+                "pk", "display_name"
+            )
+        )
+    return SettleInputs(
+        players=players,
+        fees=tuple((row["player_id"], row["fee_cents"]) for row in paid),
+        side_pots=side_pots,
+        names=names,
+    )
+
+
+def _skunk_bank(session: Session) -> tuple[SidePot, ...]:
+    """The skunk bank at this settling: exactly the coins taken (the blockers made sure they are
+    the coins owed), won by whoever gave a double skunk."""
+    coins = tuple(
+        Coin(player_id=player_id, cents=cents)
+        for player_id, cents in SkunkCoin.objects.filter(session=session)
+        .order_by("game_id", "player_id")
+        .values_list("player_id", "cents")
+    )
+    if not coins and not session.house_rules.skunk_bank:
+        return ()
+    return (
+        SidePot(
+            pot=Pot.SKUNK_BANK,
+            carried_cents=pot_balance(session.club, Pot.SKUNK_BANK),
+            coins=coins,
+            winners=tuple(double_skunk_winners(session)),
+        ),
+    )
+
+
+def _jackpots(session: Session, paid: list[dict]) -> tuple[SidePot, ...]:
+    """Each jackpot at this settling: the contributions recorded on the paid check-ins, won by
+    whoever had a hand of its count accepted."""
+    jackpots = []
+    for hand, field in CHECKIN_JACKPOT_FIELDS.items():
+        coins = tuple(
+            Coin(player_id=row["player_id"], cents=row[field]) for row in paid if row[field] > 0
+        )
+        if not coins and hand not in session.house_rules.jackpots:
+            continue
+        pot = JACKPOT_POTS[hand]
+        jackpots.append(
+            SidePot(
+                pot=pot,
+                carried_cents=pot_balance(session.club, pot),
+                coins=coins,
+                winners=tuple(accepted_hands(session, hand)),
+            )
+        )
+    return tuple(jackpots)
+
+
+def double_skunk_winners(session: Session) -> list[int]:
+    """The players who won a game of the session by a double skunk (a confirmed result with a
+    double-skunked line): the winners of the skunk bank, by player id."""
+    confirmed = ResultLine.objects.filter(
+        result__game__session=session, result__state=ResultState.CONFIRMED
+    )
+    double_games = confirmed.filter(double_skunked=True).values("result_id")
+    return sorted(
+        set(
+            confirmed.filter(won=True, result_id__in=double_games).values_list(
+                "player_id", flat=True
+            )
+        )
+    )
 
 
 @dataclass(frozen=True)

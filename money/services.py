@@ -1,6 +1,6 @@
 """Writes for the money app: settling a session (the pot paid out by rank, the side pots, the
-ledger) and reopening it. The one bridge between the models and the pure payout plan
-(`money.payout`).
+ledger) and reopening it. The one bridge between the models and the pure plans of the pot
+(`money.payout`) and the side pots (`money.side_pots`).
 
 Terms (docs/design.md, "The pot and payouts"):
 - pot: the entry fees actually paid for the session, integer cents; all of it is paid out.
@@ -19,6 +19,8 @@ Terms (docs/design.md, "The pot and payouts"):
   (several share it); otherwise it rolls over.
 - side-pot sheet: each side pot's carried over, money in, winners and amounts, rolled over,
   stored on the settlement (`Settlement.side_pots`) for the payout sheet.
+- reversal: reopening writes, for each row of the settlement, the same row negated; the side pots
+  then hold what they held before it, which a later session's win may forbid (refused).
 
 Locks (club.locking): both services lock the club row first, then the session. The side pots are
 club-wide, so two sessions of one club settled at once take turns: the second sees the first's
@@ -28,23 +30,19 @@ wins, and no pot is paid out twice. Two presses on one session make one settleme
 from __future__ import annotations
 
 import secrets
+from collections.abc import Sequence
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Sum
-from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from club.locking import lock_club, lock_session
-from club.models import CheckIn, Player, Session, SessionState
-from club.money import CHECKIN_JACKPOT_FIELDS
-from club.services import pages_changed as standings_changed
-from club.services import session_require_open
+from club.models import Session, SessionState
+from club.services import pages_changed, session_require_open
 from core.audit import audit_record, audit_record_many
 from core.locking import locked
-from games.models import ResultLine, ResultState
-from games.selectors import session_standings
 from money.audit import MoneyVerb
 from money.models import (
     JACKPOT_POTS,
@@ -56,12 +54,198 @@ from money.models import (
     SettlementState,
     SkunkCoin,
 )
-from money.payout import PayoutPlan, RankedPlayer, plan_payouts
-from money.selectors import accepted_hands, pot_balance, settle_blockers, skunk_coin_lines
+from money.payout import PayoutPlan, plan_payouts
+from money.selectors import (
+    SettleInputs,
+    pot_balance,
+    settle_blockers,
+    settle_inputs,
+    skunk_coin_lines,
+)
+from money.side_pots import SidePotPlan, plan_side_pots
+
+
+def session_settle(
+    *, session: Session, actor: AbstractBaseUser, seed: int | None = None
+) -> Settlement:
+    """Rank the session, pay the whole pot out by the house rules, settle the side pots, write
+    the ledger, lock the session.
+
+    Refused with every blocker listed. Safe to run twice: a settled session returns its
+    settlement. The club row is locked first (the side pots are club-wide), then the session, so
+    concurrent presses make one settlement and two sessions of a club settle one after the other.
+    The steps: lock, check the blockers, read what the plans need, make the plans (pure), write
+    the rows they describe, audit.
+    """
+    with transaction.atomic():
+        lock_club(session.club_id)
+        session = lock_session(session.pk)
+        if session.state == SessionState.SETTLED:
+            return session.settlements.get(state=SettlementState.CURRENT)
+        blockers = settle_blockers(session)
+        if blockers:
+            raise ValidationError(blockers)
+        inputs = settle_inputs(session)
+        seed = seed if seed is not None else secrets.randbelow(2**53)
+        plan = _plan_pot(session, inputs, seed)
+        side_pots = plan_side_pots(
+            inputs.side_pots, coin_cents=session.house_rules.payout_coin_cents, seed=seed
+        )
+        sheet = [_side_pot_sheet(side_pot, inputs.names) for side_pot in side_pots]
+        settlement = _settlement_write(
+            session=session, plan=plan, seed=seed, side_pots=sheet, actor=actor
+        )
+        _payouts_write(settlement, plan)
+        _ledger_write(settlement, fees=inputs.fees, plan=plan, side_pots=side_pots)
+        session.state = SessionState.SETTLED
+        session.save(update_fields=["state"])
+        pages_changed(session.club_id)
+        audit_record(
+            actor=actor,
+            action=MoneyVerb.SESSION_SETTLED,
+            obj=settlement,
+            club=session.club,
+            data={
+                "session": session.pk,
+                "version": settlement.version,
+                "pot_cents": plan.pot_cents,
+                "payouts": {str(p.player_id): p.amount_cents for p in plan.payouts},
+                "seed": seed,
+                "side_pots": sheet,
+            },
+        )
+    return settlement
+
+
+def _plan_pot(session: Session, inputs: SettleInputs, seed: int) -> PayoutPlan:
+    """The session pot's payout plan by the session's house rules; a plan that does not pay out
+    the whole pot is a broken invariant: it crashes loudly and nothing is saved."""
+    rules = session.house_rules
+    plan = plan_payouts(
+        pot_cents=inputs.pot_cents,
+        players=inputs.players,
+        paid_places=rules.paid_places(len(inputs.players)),
+        weights=rules.weights(),
+        coin_cents=rules.payout_coin_cents,
+        seed=seed,
+    )
+    total = sum(payout.amount_cents for payout in plan.payouts)
+    if total != inputs.pot_cents:
+        raise AssertionError(f"Payouts {total}¢ do not add up to the pot {inputs.pot_cents}¢.")
+    return plan
+
+
+def _side_pot_sheet(side_pot: SidePotPlan, names: dict[int, str]) -> dict:
+    """A side pot's part of the payout sheet (`Settlement.side_pots`), as the plan says it."""
+    return {
+        "pot": side_pot.pot,
+        "label": Pot(side_pot.pot).label,
+        "carried_cents": side_pot.carried_cents,
+        "in_cents": side_pot.in_cents,
+        "in_count": side_pot.in_count,
+        "won_cents": side_pot.won_cents,
+        "winners": [
+            {
+                "player": share.player_id,
+                "name": names.get(share.player_id, ""),
+                "cents": share.cents,
+            }
+            for share in side_pot.shares
+        ],
+        "rolled_cents": side_pot.rolled_cents,
+        "steps": list(side_pot.steps),
+    }
+
+
+def _settlement_write(
+    *,
+    session: Session,
+    plan: PayoutPlan,
+    seed: int,
+    side_pots: list[dict],
+    actor: AbstractBaseUser,
+) -> Settlement:
+    """The settlement row: the next version of the session's, with how the pot was split and
+    the side pots' sheet."""
+    settlement = Settlement(
+        session=session,
+        version=session.settlements.count() + 1,
+        pot_cents=plan.pot_cents,
+        coin_cents=plan.coin_cents,
+        paid_places=plan.paid_places,
+        weights=list(plan.weights),
+        seed=seed,
+        steps=list(plan.steps),
+        cuts=[
+            {
+                "places": list(cut.places),
+                "cards": [[card.player_id, card.card] for card in cut.cards],
+                "order": list(cut.order),
+                "decides": cut.decides,
+            }
+            for cut in plan.cuts
+        ],
+        side_pots=side_pots,
+        settled_by=actor,
+    )
+    # The locks keep the constraints (one current settlement, versions in turn); the database
+    # checks them too.
+    settlement.full_clean(exclude=["session", "settled_by"], validate_constraints=False)
+    settlement.save()
+    return settlement
+
+
+def _payouts_write(settlement: Settlement, plan: PayoutPlan) -> None:
+    """One Payout row per ranked player, 0¢ included: the sheet lists every place."""
+    Payout.objects.bulk_create(
+        Payout(
+            settlement=settlement,
+            player_id=payout.player_id,
+            rank=payout.rank,
+            place=payout.place,
+            amount_cents=payout.amount_cents,
+        )
+        for payout in plan.payouts
+    )
+
+
+# Each side pot's ledger kinds: its money in, its wins.
+_SIDE_POT_KINDS = {Pot.SKUNK_BANK: (LedgerKind.SKUNK_COIN, LedgerKind.SKUNK_BANK_WIN)}
+_SIDE_POT_KINDS |= {
+    pot: (LedgerKind.JACKPOT_COIN, LedgerKind.JACKPOT_WIN) for pot in JACKPOT_POTS.values()
+}
+
+
+def _ledger_write(
+    settlement: Settlement,
+    *,
+    fees: Sequence[tuple[int, int]],
+    plan: PayoutPlan,
+    side_pots: Sequence[SidePotPlan],
+) -> None:
+    """The settlement's ledger rows, in this order: the fees into the session pot, its payouts
+    out of it (none of 0¢), then each side pot's money in and its wins."""
+    rows = [_ledger(settlement, Pot.MAIN, LedgerKind.FEE, cents, pid) for pid, cents in fees]
+    rows += [
+        _ledger(settlement, Pot.MAIN, LedgerKind.PAYOUT, -payout.amount_cents, payout.player_id)
+        for payout in plan.payouts
+        if payout.amount_cents
+    ]
+    for side_pot in side_pots:
+        money_in, win = _SIDE_POT_KINDS[side_pot.pot]
+        rows += [
+            _ledger(settlement, side_pot.pot, money_in, coin.cents, coin.player_id)
+            for coin in side_pot.coins
+        ]
+        rows += [
+            _ledger(settlement, side_pot.pot, win, -share.cents, share.player_id)
+            for share in side_pot.shares
+        ]
+    LedgerEntry.objects.bulk_create(rows)
 
 
 def _ledger(
-    settlement: Settlement, pot: str, kind: str, amount: int, player_id=None
+    settlement: Settlement, pot: str, kind: str, amount: int, player_id: int | None
 ) -> LedgerEntry:
     return LedgerEntry(
         club_id=settlement.session.club_id,
@@ -72,219 +256,6 @@ def _ledger(
         settlement=settlement,
         player_id=player_id,
     )
-
-
-def _share(settlement, pot: str, kind: str, amount: int, winners: list[int], coin: int, seed: int):
-    """Ledger rows paying `amount` out of `pot` to `winners` in equal coins (a cut for the odd
-    coin), and the plan's explanation."""
-    plan = plan_payouts(
-        pot_cents=amount,
-        players=[RankedPlayer(player_id=pid, rank=1) for pid in winners],
-        paid_places=len(winners),
-        weights="equal",
-        coin_cents=coin,
-        seed=seed,
-    )
-    rows = [
-        _ledger(settlement, pot, kind, -payout.amount_cents, payout.player_id)
-        for payout in plan.payouts
-        if payout.amount_cents
-    ]
-    return rows, list(plan.steps)
-
-
-def _side_pot(pot: str, carried: int, money_in: int, count: int) -> dict:
-    """A side pot's part of the payout sheet, before its winners (`_win` adds them)."""
-    return {
-        "pot": pot,
-        "label": Pot(pot).label,
-        "carried_cents": carried,
-        "in_cents": money_in,
-        "in_count": count,
-        "won_cents": 0,
-        "winners": [],
-        "rolled_cents": carried + money_in,
-        "steps": [],
-    }
-
-
-def _win(settlement, sheet: dict, kind: str, winners: list[int], names: dict, seed: int):
-    """Pay the whole of a side pot to its winners (equal coins, a cut for an odd coin): the
-    ledger rows, with the sheet's winners, amounts and what rolls over filled in."""
-    balance = sheet["carried_cents"] + sheet["in_cents"]
-    if not winners or balance <= 0:
-        return []
-    coin = settlement.session.house_rules.payout_coin_cents
-    rows, sheet["steps"] = _share(settlement, sheet["pot"], kind, balance, winners, coin, seed)
-    sheet["winners"] = [
-        {"player": row.player_id, "name": names.get(row.player_id, ""), "cents": -row.amount_cents}
-        for row in rows
-    ]
-    sheet["won_cents"] = -sum(row.amount_cents for row in rows)
-    sheet["rolled_cents"] = balance - sheet["won_cents"]
-    return rows
-
-
-def _jackpots(session: Session, settlement: Settlement, paid, names: dict, seed: int):
-    """Each jackpot's contributions, as recorded on the paid check-ins (not the rules of today),
-    and, when a hand of its count was accepted, its win. Rows and the sheet's sections."""
-    rows, sheets = [], []
-    for hand, field in CHECKIN_JACKPOT_FIELDS.items():
-        these = list(paid.filter(**{f"{field}__gt": 0}).values_list("player_id", field))
-        if not these and hand not in session.house_rules.jackpots:
-            continue
-        pot = JACKPOT_POTS[hand]
-        coins = [_ledger(settlement, pot, LedgerKind.JACKPOT_COIN, c, pid) for pid, c in these]
-        sheet = _side_pot(
-            pot,
-            pot_balance(session.club, pot),
-            sum(row.amount_cents for row in coins),
-            len(coins),
-        )
-        winners = accepted_hands(session, hand)
-        rows += coins + _win(settlement, sheet, LedgerKind.JACKPOT_WIN, winners, names, seed)
-        sheets.append(sheet)
-    return rows, sheets
-
-
-def _skunk_bank(session: Session, settlement: Settlement, names: dict, seed: int):
-    """The skunk bank's rows for this session: exactly the coins taken (SkunkCoin rows; the
-    blockers made sure they are the coins owed), and the win of a double skunk. Rows and the
-    sheet's section."""
-    coins = [
-        _ledger(settlement, Pot.SKUNK_BANK, LedgerKind.SKUNK_COIN, cents, player_id)
-        for player_id, cents in SkunkCoin.objects.filter(session=session)
-        .order_by("game_id", "player_id")
-        .values_list("player_id", "cents")
-    ]
-    sheet = _side_pot(
-        Pot.SKUNK_BANK,
-        pot_balance(session.club, Pot.SKUNK_BANK),
-        sum(row.amount_cents for row in coins),
-        len(coins),
-    )
-    confirmed = ResultLine.objects.filter(
-        result__game__session=session, result__state=ResultState.CONFIRMED
-    )
-    double_games = confirmed.filter(double_skunked=True).values("result_id")
-    winners = sorted(
-        set(
-            confirmed.filter(won=True, result_id__in=double_games).values_list(
-                "player_id", flat=True
-            )
-        )
-    )
-    rows = coins + _win(settlement, sheet, LedgerKind.SKUNK_BANK_WIN, winners, names, seed)
-    return rows, sheet
-
-
-def session_settle(
-    *, session: Session, actor: AbstractBaseUser, seed: int | None = None
-) -> Settlement:
-    """Rank the session, pay the whole pot out by the house rules, write the ledger, lock it.
-
-    Refused with every blocker listed. Safe to run twice: a settled session returns its
-    settlement. The club row is locked first (the side pots are club-wide), then the session, so
-    concurrent presses make one settlement and two sessions of a club settle one after the other.
-    """
-    with transaction.atomic():
-        lock_club(session.club_id)
-        session = locked(Session.objects.select_related("club")).get(pk=session.pk)
-        if session.state == SessionState.SETTLED:
-            return session.settlements.get(state=SettlementState.CURRENT)
-        blockers = settle_blockers(session)
-        if blockers:
-            raise ValidationError(blockers)
-        rules = session.house_rules
-        standings = session_standings(session)
-        players = [
-            RankedPlayer(player_id=row.player_id, rank=row.rank, name=row.player)
-            for row in standings
-        ]
-        paid = CheckIn.objects.filter(session=session, paid_at__isnull=False)
-        pot = paid.aggregate(total=Coalesce(Sum("fee_cents"), 0))["total"]
-        seed = seed if seed is not None else secrets.randbelow(2**53)
-        plan: PayoutPlan = plan_payouts(
-            pot_cents=pot,
-            players=players,
-            paid_places=rules.paid_places(len(players)),
-            weights=rules.weights(),
-            coin_cents=rules.payout_coin_cents,
-            seed=seed,
-        )
-        total = sum(payout.amount_cents for payout in plan.payouts)
-        if total != pot:  # a broken invariant: crash loudly, nothing is saved
-            raise AssertionError(f"Payouts {total}¢ do not add up to the pot {pot}¢.")
-        version = (session.settlements.count() or 0) + 1
-        settlement = Settlement.objects.create(
-            session=session,
-            version=version,
-            pot_cents=pot,
-            coin_cents=rules.payout_coin_cents,
-            paid_places=plan.paid_places,
-            weights=list(plan.weights),
-            seed=seed,
-            steps=list(plan.steps),
-            cuts=[
-                {
-                    "places": list(cut.places),
-                    "cards": [[card.player_id, card.card] for card in cut.cards],
-                    "order": list(cut.order),
-                    "decides": cut.decides,
-                }
-                for cut in plan.cuts
-            ],
-            settled_by=actor,
-        )
-        Payout.objects.bulk_create(
-            Payout(
-                settlement=settlement,
-                player_id=payout.player_id,
-                rank=payout.rank,
-                place=payout.place,
-                amount_cents=payout.amount_cents,
-            )
-            for payout in plan.payouts
-        )
-        rows = [
-            _ledger(settlement, Pot.MAIN, LedgerKind.FEE, fee, player_id)
-            for player_id, fee in paid.values_list("player_id", "fee_cents")
-        ]
-        rows += [
-            _ledger(settlement, Pot.MAIN, LedgerKind.PAYOUT, -payout.amount_cents, payout.player_id)
-            for payout in plan.payouts
-            if payout.amount_cents
-        ]
-        names = dict(Player.objects.filter(club=session.club_id).values_list("pk", "display_name"))
-        side_pots = []
-        if rules.skunk_bank or SkunkCoin.objects.filter(session=session).exists():
-            skunk_rows, skunk = _skunk_bank(session, settlement, names, seed)
-            rows += skunk_rows
-            side_pots.append(skunk)
-        jackpot_rows, jackpots = _jackpots(session, settlement, paid, names, seed)
-        rows += jackpot_rows
-        side_pots += jackpots
-        settlement.side_pots = side_pots
-        settlement.save(update_fields=["side_pots"])
-        LedgerEntry.objects.bulk_create(rows)
-        session.state = SessionState.SETTLED
-        session.save(update_fields=["state"])
-        standings_changed(session.club_id)
-        audit_record(
-            actor=actor,
-            action=MoneyVerb.SESSION_SETTLED,
-            obj=settlement,
-            club=session.club,
-            data={
-                "session": session.pk,
-                "version": version,
-                "pot_cents": pot,
-                "payouts": {str(p.player_id): p.amount_cents for p in plan.payouts},
-                "seed": seed,
-                "side_pots": side_pots,
-            },
-        )
-    return settlement
 
 
 def _refuse_negative_side_pots(session: Session, settlement: Settlement) -> None:
@@ -426,15 +397,7 @@ def session_reopen(*, session: Session, actor: AbstractBaseUser, reason: str) ->
             raise ValidationError("This session is open: there is nothing to reopen.")
         settlement = locked(session.settlements.all()).get(state=SettlementState.CURRENT)
         reversals = [
-            LedgerEntry(
-                club_id=row.club_id,
-                pot=row.pot,
-                kind=LedgerKind.REVERSAL,
-                amount_cents=-row.amount_cents,
-                session=session,
-                settlement=settlement,
-                player_id=row.player_id,
-            )
+            _ledger(settlement, row.pot, LedgerKind.REVERSAL, -row.amount_cents, row.player_id)
             for row in settlement.ledger.exclude(kind=LedgerKind.REVERSAL)
         ]
         _refuse_negative_side_pots(session, settlement)
@@ -447,7 +410,7 @@ def session_reopen(*, session: Session, actor: AbstractBaseUser, reason: str) ->
         )
         session.state = SessionState.OPEN
         session.save(update_fields=["state"])
-        standings_changed(session.club_id)
+        pages_changed(session.club_id)
         audit_record(
             actor=actor,
             action=MoneyVerb.SESSION_REOPENED,

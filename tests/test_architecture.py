@@ -35,6 +35,7 @@ PURE_MODULES = (
     "scoring.engine",
     "scoring.outcomes",
     "money.payout",
+    "money.side_pots",
     "standings.charts",
 )
 

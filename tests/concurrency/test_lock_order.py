@@ -37,7 +37,7 @@ LEVEL = {
     "club_club": 0,
     "club_session": 1,
     "club_checkin": 1.5,
-    "club_settlement": 1.5,
+    "money_settlement": 1.5,
     "games_round": 2,
     "games_game": 3,
     "scoring_claim": 4,
@@ -81,7 +81,7 @@ def test_settling_and_reopening_lock_the_club_first(people):
     assert settled[:2] == ["club_club", "club_session"]
     assert_in_order(settled)
     reopened = locks(lambda: session_reopen(session=session, actor=organiser, reason="Typo."))
-    assert reopened == ["club_club", "club_session", "club_settlement"]
+    assert reopened == ["club_club", "club_session", "money_settlement"]
 
 
 def test_check_ins_and_fees_lock_the_session_then_the_check_in(people):

@@ -53,3 +53,48 @@ def test_the_docs_build_strictly(tmp_path):
     warnings = [line for line in done.stderr.splitlines() if "WARNING" in line]
     assert done.returncode == 0, "\n".join(warnings) or done.stderr
     assert (tmp_path / "site" / "index.html").exists()
+
+
+URL_MAP = ROOT / "docs" / "developers" / "urls.md"
+# A row of the URL map: | `address` | `name` | app | who may open it |
+URL_MAP_ROW = re.compile(r"^\| `(/[^`]*)` \| `([^`]+)` \|", re.MULTILINE)
+
+
+def site_addresses() -> dict[str, str]:
+    """Every named URL of the URL conf (the admin aside, as tests/web/test_pages.py lists them),
+    with its whole address as written in the URL conf: "/club/players/<int:pk>/edit/"."""
+    from django.urls import URLPattern, URLResolver, get_resolver
+
+    from tests.web.test_pages import named_urls
+
+    addresses = {}
+
+    def walk(resolver, prefix: str, namespace: str) -> None:
+        for pattern in resolver.url_patterns:
+            if isinstance(pattern, URLResolver) and pattern.namespace != "admin":
+                inner = f"{namespace}{pattern.namespace}:" if pattern.namespace else namespace
+                walk(pattern, prefix + str(pattern.pattern), inner)
+            elif isinstance(pattern, URLPattern) and pattern.name:
+                addresses[f"{namespace}{pattern.name}"] = f"/{prefix}{pattern.pattern}"
+
+    walk(get_resolver(), "", "")
+    assert set(addresses) == {name for name, _ in named_urls()}
+    return addresses
+
+
+def test_every_named_url_is_in_the_url_map():
+    """docs/developers/urls.md lists each URL pattern of the site: a new page without its row (or
+    a row left at an old address) fails here."""
+    mapped = {name: address for address, name in URL_MAP_ROW.findall(URL_MAP.read_text("utf-8"))}
+    missing = {
+        name: address for name, address in site_addresses().items() if mapped.get(name) != address
+    }
+    assert not missing, f"give these a row (address, name) in {URL_MAP.name}: {missing}"
+
+
+def test_the_url_map_names_no_url_that_is_gone():
+    rows = URL_MAP_ROW.findall(URL_MAP.read_text("utf-8"))
+    names = [name for _, name in rows]
+    assert len(names) == len(set(names)), "a URL name has two rows"
+    gone = sorted(set(names) - set(site_addresses()))
+    assert not gone, f"{URL_MAP.name} names URLs the URL conf does not have: {gone}"

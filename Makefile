@@ -1,5 +1,6 @@
 # Pegboard: `make run` serves the demo club, `make serve` your own club (see "Start your own
-# club" in README.md), `make test` runs the whole suite, `make docs` builds the docs.
+# club" in docs/operators/install.md), `make test` runs the whole suite, `make docs` builds the
+# docs.
 # Both create .venv with the machine's python3 on first use and are safe to run again.
 
 PYTHON ?= python3

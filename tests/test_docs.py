@@ -1,5 +1,11 @@
-"""The project's docs stand on their own: the README points into docs/, every file it and the
-docs name exists, and nothing points outside the repository (a user has the repository only)."""
+"""The project's docs stand on their own: the README is a short front page that opens with the two
+commands and points to the guides, every file and link they name exists, nothing points outside
+the repository (a user has the repository only), they speak of the game and the code rather than
+of how the work was organised, they build strictly with MkDocs, and the URL map lists every named
+URL of the site.
+
+Terms: the *docs* are README.md and every Markdown file under docs/; a *guide* is one of the four
+index pages by reader (the club, operators, developers, decisions)."""
 
 import re
 import subprocess
@@ -9,32 +15,84 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-DOCS = sorted((ROOT / "docs").glob("*.md"))
+README = ROOT / "README.md"
+DOCS = sorted((ROOT / "docs").rglob("*.md"))
+GUIDES = (
+    "docs/club/index.md",
+    "docs/operators/index.md",
+    "docs/developers/index.md",
+    "docs/decisions/index.md",
+)
+# A Markdown link's target: [text](target), the target up to a space or the closing parenthesis.
+LINK = re.compile(r"\]\(([^)\s]+)\)")
+# Files the docs name in code spans: `docs/rules.md`, `club/rules.py`, `static/js/board.js`.
+NAMED_FILE = re.compile(
+    r"`((?:docs|tests|fixtures|config|static|templates|club|games|scoring|money|standings|web|ops)"
+    r"/[\w./-]+\.(?:md|py|svg|json|gz|js|css|html))`"
+)
+# Words about how the work was organised, which a reader of the docs has none of.
+WORK_WORDS = re.compile(
+    r"\bissues? \d|\bdefects?\b|\bpoints? \d|\bdone when\b|\bthis machine\b|"
+    r"\b(?:two|2)-core\b|\bthe (?:issue|brief)\b",
+    re.IGNORECASE,
+)
 
 
-def test_the_readme_opens_with_the_two_commands_and_points_to_the_docs():
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+def test_the_readme_opens_with_the_two_commands_and_points_to_the_guides():
+    readme = README.read_text(encoding="utf-8")
     assert readme.index("make run") < readme.index("make test") < readme.index("## ")
-    for doc in ("docs/design.md", "docs/rules.md", "docs/architecture.md"):
-        assert doc in readme, doc
+    for guide in (*GUIDES, "docs/design.md", "docs/rules.md", "docs/architecture.md"):
+        assert f"]({guide})" in readme, f"the README links to {guide}"
+
+
+def test_the_readme_is_a_front_page():
+    lines = README.read_text(encoding="utf-8").splitlines()
+    assert len(lines) < 150, f"README.md has {len(lines)} lines: move the detail into a guide"
+
+
+def test_every_relative_link_of_the_docs_leads_to_a_file():
+    """MkDocs checks the links between pages of docs/; this checks the README's too, and that
+    each target is a file of the repository as GitHub shows it."""
+    broken = []
+    for path in [README, *DOCS]:
+        for target in LINK.findall(path.read_text(encoding="utf-8")):
+            if re.match(r"[a-z]+:", target) or target.startswith("#"):
+                continue
+            file = (path.parent / target.split("#")[0]).resolve()
+            if not file.is_file():
+                broken.append(f"{path.relative_to(ROOT)}: {target}")
+    assert not broken, broken
 
 
 def test_nothing_points_outside_the_repository():
-    for path in [ROOT / "README.md", *DOCS]:
-        assert "../shared" not in path.read_text(encoding="utf-8"), path.name
+    for path in [README, *DOCS]:
+        text = path.read_text(encoding="utf-8")
+        assert "../shared" not in text, path.name
+        for target in LINK.findall(text):
+            if not re.match(r"[a-z]+:", target):
+                file = (path.parent / target.split("#")[0]).resolve()
+                assert file.is_relative_to(ROOT), f"{path.name} links outside: {target}"
 
 
 def test_every_file_the_docs_name_exists():
     named = set()
-    for path in [ROOT / "README.md", *DOCS]:
-        text = path.read_text(encoding="utf-8")
-        named |= set(
-            re.findall(r"`((?:docs|tests|fixtures)/[\w./-]+\.(?:md|py|svg|json|gz))`", text)
-        )
+    for path in [README, *DOCS]:
+        named |= set(NAMED_FILE.findall(path.read_text(encoding="utf-8")))
     named.add("docs/layers.svg")
     missing = sorted(name for name in named if not (ROOT / name).exists())
     assert not missing, missing
     assert "(layers.svg)" in (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+
+
+def test_the_docs_speak_of_the_game_and_the_code():
+    """No issue numbers, defects, "done when", a design file the repository does not hold, or the
+    computer a figure was taken on: a reader in five years has none of that."""
+    found = []
+    for path in [README, *DOCS]:
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if WORK_WORDS.search(line) or "DESIGN.md" in line:
+                found.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
+    assert not found, "\n".join(found)
 
 
 def test_the_docs_build_strictly(tmp_path):

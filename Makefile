@@ -55,10 +55,11 @@ bench: install
 	@$(BIN)/python manage.py migrate --noinput -v 0 >&2
 	@$(BIN)/python manage.py bench
 
-# The docs (docs/, ordered by reader in mkdocs.yml) as a site in site/, which git ignores. Strict:
-# a warning fails the build, and every broken link between pages or to a heading is one.
+# The docs (docs/, ordered by reader in mkdocs.yml) as a site in .artifacts/docs, which git
+# ignores (as the suite's checks of the sources do: the theme's pages carry inline scripts).
+# Strict: a warning fails the build, and every broken link between pages or to a heading is one.
 docs: install
-	$(BIN)/mkdocs build --strict --site-dir site
+	$(BIN)/mkdocs build --strict --site-dir .artifacts/docs
 
 lint: install
 	$(BIN)/ruff check .
@@ -69,4 +70,4 @@ format: install
 	$(BIN)/ruff check --fix .
 
 clean:
-	rm -rf $(VENV) staticfiles site .pytest_cache .hypothesis
+	rm -rf $(VENV) staticfiles .artifacts/docs .pytest_cache .hypothesis

@@ -131,6 +131,18 @@ def test_the_docs_build_strictly(tmp_path):
     assert (tmp_path / "site" / "index.html").exists()
 
 
+def test_the_built_docs_stay_out_of_the_checked_sources():
+    """`make docs` writes the site into .artifacts/docs: ignored by git, and outside what the
+    suite's source checks walk (tests/security/test_csp.py reads every HTML file of the checkout
+    but .artifacts/, and the theme's pages carry inline scripts and styles)."""
+    config = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    assert re.search(r"^site_dir: \.artifacts/docs$", config, re.MULTILINE)
+    assert "mkdocs build --strict --site-dir .artifacts/docs" in makefile
+    ignored = (ROOT / ".gitignore").read_text(encoding="utf-8").splitlines()
+    assert ".artifacts/" in ignored
+
+
 URL_MAP = ROOT / "docs" / "developers" / "urls.md"
 # A row of the URL map: | `address` | `name` | app | who may open it |
 URL_MAP_ROW = re.compile(r"^\| `(/[^`]*)` \| `([^`]+)` \|", re.MULTILINE)

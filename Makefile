@@ -1,5 +1,6 @@
 # Pegboard: `make run` serves the demo club, `make serve` your own club (see "Start your own
-# club" in README.md), `make test` runs the whole suite.
+# club" in docs/operators/install.md), `make test` runs the whole suite, `make docs` builds the
+# docs.
 # Both create .venv with the machine's python3 on first use and are safe to run again.
 
 PYTHON ?= python3
@@ -12,7 +13,7 @@ PORT ?= 8000
 # The demo site runs in development mode unless the environment says otherwise.
 export DEBUG ?= 1
 
-.PHONY: run serve test install migrate demo bench lint format clean
+.PHONY: run serve test install migrate demo bench docs lint format clean
 
 # Every recipe line that `make bench` runs is silent on standard output (`@`, its own output sent
 # to standard error), so `make bench > bench.json` holds the JSON document alone, even on a fresh
@@ -54,6 +55,12 @@ bench: install
 	@$(BIN)/python manage.py migrate --noinput -v 0 >&2
 	@$(BIN)/python manage.py bench
 
+# The docs (docs/, ordered by reader in mkdocs.yml) as a site in .artifacts/docs, which git
+# ignores (as the suite's checks of the sources do: the theme's pages carry inline scripts).
+# Strict: a warning fails the build, and every broken link between pages or to a heading is one.
+docs: install
+	$(BIN)/mkdocs build --strict --site-dir .artifacts/docs
+
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
@@ -63,4 +70,4 @@ format: install
 	$(BIN)/ruff check --fix .
 
 clean:
-	rm -rf $(VENV) staticfiles .pytest_cache .hypothesis
+	rm -rf $(VENV) staticfiles .artifacts/docs .pytest_cache .hypothesis

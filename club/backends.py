@@ -10,8 +10,7 @@ Terms:
   visitors. `ClubBackend` gives a login its groups' permissions only while it is a member; with
   no player record it is a visitor everywhere.
 - site administrator: an active superuser; Django answers every permission for them before any
-  backend is asked, so they keep the admin and every page (docs/decisions.md, "Site
-  administrators' logins are never managed from a club page").
+  backend is asked, so they keep the admin and every page (docs/decisions/roles-and-logins.md).
 """
 
 from __future__ import annotations

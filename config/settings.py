@@ -3,7 +3,7 @@
 Terms: "production" means DEBUG is off. Then SECRET_KEY must be set and the HTTPS hardening that
 `manage.py check --deploy` asks for is on (PEGBOARD_HTTPS=0 turns it off for a plain-HTTP laptop at
 the venue, and `check --deploy` will then say so). With DEBUG on, a development key is used when
-none is given. Every variable is documented in the README.
+none is given. Every variable is documented in docs/operators/configuration.md.
 """
 
 import datetime as dt

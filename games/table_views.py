@@ -46,7 +46,7 @@ from games.services import table_result_enter as enter_service
 from games.services.results import current_result
 
 # The page's own navigation, whoever looks: nothing of the organisers' pages is linked from a
-# page whose address is a key (README "Table links and PINs").
+# page whose address is a key (docs/club/table-links.md).
 TABLE_NAV = [("Home", "home"), ("Hand counter", "scoring:counter")]
 
 

@@ -251,7 +251,7 @@ class RulingForm(OneTimeFormMixin, forms.Form):
 
 
 # What a claim filed at the table may be: a play needs the cards of the count in order, which the
-# organiser's game page takes (README "Table links and PINs").
+# organiser's game page takes (docs/club/table-links.md).
 TABLE_CLAIM_KINDS = [
     (kind.value, kind.label) for kind in (ClaimKind.HAND, ClaimKind.CRIB, ClaimKind.HEELS)
 ]

@@ -1,5 +1,5 @@
 """Highlights the club celebrates: one selector per kind, read by the live board, the session
-page and the all-time records alike (docs/decisions.md, on highlights).
+page and the all-time records alike (docs/decisions/standings.md, on highlights).
 
 Terms:
 - big hand: scoring's accepted big hand (`scoring.selectors.accepted_big_hands`, the definition

@@ -1,5 +1,5 @@
-"""The ratings the standings pages show: one row per player and rated game (docs/decisions.md, on
-ratings).
+"""The ratings the standings pages show: one row per player and rated game
+(docs/decisions/ratings.md).
 
 Terms:
 - rated game: a game whose current result is confirmed. Games are replayed in the replay order:

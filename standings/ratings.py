@@ -1,6 +1,6 @@
 """How the ratings are computed and stored: every rated game of a club replayed, in order, through
-the `openskill` library's Plackett-Luce model with its default parameters (docs/decisions.md,
-on ratings).
+the `openskill` library's Plackett-Luce model with its default parameters
+(docs/decisions/ratings.md).
 
 Terms:
 - model: `openskill.models.PlackettLuce()`, defaults untouched: mu 25, sigma 25/3, beta 25/6,

@@ -24,9 +24,6 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# README.md and docs/ are being rewritten; they are checked once that rewrite lands.
-NOT_YET_CHECKED = ("README.md", "docs/")
-
 
 def said(*pieces: str) -> str:
     """The pieces joined: how a pattern or an example is written here without being one."""
@@ -39,6 +36,7 @@ WORK_TALK = {
         said(r"\b(?:the ", "iss", r"ue(?:'s| asks| says| allowed| wants)|in the ", "iss", r"ue)\b"),
         re.IGNORECASE,
     ),
+    "the brief as a source": re.compile(said(r"\b(?:in|as) the br", r"ief\b"), re.IGNORECASE),
     "a numbered defect": re.compile(said(r"\bdef", r"ects?\s*#?\d"), re.IGNORECASE),
     "a numbered point of a work item": re.compile(
         said(r"(?<!game )\bpo", r"ints?\s+\d+(?!\s*/)"), re.IGNORECASE
@@ -49,7 +47,7 @@ WORK_TALK = {
         "|".join(
             [
                 said(r"\bon\s+this\s+mach", r"ine\b"),
-                said(r"\b\d+-co", r"re\b"),
+                said(r"\b(?:two|\d+)-co", r"re\b"),
                 said(r"\b\d+\s+busy\s+co", r"res?\b"),
                 said(r"\bmach", r"ine\s+has\s+\w+\s+cores\b"),
             ]
@@ -111,6 +109,8 @@ def text_of(name: str) -> str | None:
         said("33 s on this mach", "ine (2 busy co", "res)"),
         said("on the club's 2-co", "re machine"),
         said("the mach", "ine has two cores"),
+        said("a two-co", "re laptop"),
+        said("as the br", "ief says"),
     ],
 )
 def test_work_talk_is_found(words):
@@ -144,8 +144,6 @@ def test_game_and_code_words_are_not_work_talk(words):
 def test_no_tracked_file_speaks_of_the_work_that_built_it():
     offences = []
     for name in tracked_files():
-        if name.startswith(NOT_YET_CHECKED):
-            continue
         text = text_of(name)
         if text is None:
             continue

@@ -83,7 +83,8 @@ def test_the_first_three_wrong_pins_are_free_then_the_waits_grow(session, pinned
         "wait longer, up to 5 minutes; an organiser can set a new PIN, or confirm the result "
         "on the game page."
     )
-    assert pin_waits.guesses_within(int(2.5 * 3600)) == 38  # docs/decisions.md's arithmetic
+    # The arithmetic of docs/decisions/throttling.md.
+    assert pin_waits.guesses_within(int(2.5 * 3600)) == 38
     assert pin_waits.guesses_within(int(2.5 * 3600), wrong_before=10) == 31
 
 

@@ -308,7 +308,8 @@ def test_signed_with_the_rule_off_the_scorecards_are_drafts(client, club, organi
 
 
 def test_signed_confirms_the_organisers_own_table_too(client, club):
-    """The other side signed the scorecard: that is their confirmation (docs/decisions.md)."""
+    """The other side signed the scorecard: that is their confirmation
+    (docs/decisions/results.md)."""
     playing = UserFactory(role="organisers")
     PlayerFactory(club=club, user=playing)
     round_ = make_round(club, playing, seated=[playing])

@@ -61,8 +61,8 @@ def test_a_false_muggins_call_never_costs_the_jackpot(jackpot_table):
 
 @pytest.mark.parametrize("claimed", [28, 30], ids=["found by a muggins call", "over-claimed"])
 def test_a_29_not_announced_as_counted_does_not_win(jackpot_table, claimed):
-    """Only a claim announced as the engine counts it wins (docs/decisions.md, hand jackpots):
-    a 29 claimed as 28 (and the 1 taken by muggins), or claimed as 30 and corrected."""
+    """Only a claim announced as the engine counts it wins (docs/decisions/claims.md, on jackpot
+    hands): a 29 claimed as 28 (and the 1 taken by muggins), or claimed as 30 and corrected."""
     claim = file_29(jackpot_table, claimed=claimed)
     confirm(jackpot_table, claim)
     if claimed < 29:

@@ -77,7 +77,8 @@ def test_make_dash_c_bench_with_no_print_directory_prints_only_the_json_document
     tmp_path, fake_python
 ):
     """From another folder: `make -C` prints "Entering directory" before it reads the Makefile,
-    so the README says to add --no-print-directory; then the document is alone again."""
+    so docs/developers/benchmarks.md says to add --no-print-directory; then the document is
+    alone again."""
     venv = tmp_path / "venv"
     args = ("--no-print-directory", "-C", str(ROOT), "bench")
     done = make(*args, f"PYTHON={fake_python}", f"VENV={venv}", cwd=tmp_path)
@@ -86,7 +87,7 @@ def test_make_dash_c_bench_with_no_print_directory_prints_only_the_json_document
 
 
 def test_make_serve_migrates_and_serves_without_the_demo(tmp_path, fake_python):
-    """`make serve` (README, "Start your own club"): like `make run` without loading the demo."""
+    """`make serve` (docs/operators/install.md): like `make run` without loading the demo."""
     venv = tmp_path / "venv"
     done = make("serve", f"PYTHON={fake_python}", f"VENV={venv}", "PORT=8123")
     assert done.returncode == 0, done.stderr

@@ -1,7 +1,7 @@
 """The highlights' selectors (standings/highlights.py): big hands, skunks and double skunks, grand
 slams, winning streaks (the all-time record and those still going) and each season's skunk king,
-each checked against its definition (docs/decisions.md, on highlights) and, where it is a count,
-against a naive recount from the result lines."""
+each checked against its definition (docs/decisions/standings.md, on highlights) and, where it is
+a count, against a naive recount from the result lines."""
 
 import datetime as dt
 import random

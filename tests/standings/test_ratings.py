@@ -1,4 +1,4 @@
-"""The ratings (standings.ratings, standings.services, docs/decisions.md on ratings): every
+"""The ratings (standings.ratings, standings.services, docs/decisions/ratings.md): every
 confirmed result replayed in order through openskill's Plackett-Luce model with its defaults, a
 2-player or partners game as two teams, a cut-throat game as a finishing order; replayed from a
 session on whenever one of its results is confirmed or corrected.

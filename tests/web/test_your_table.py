@@ -2,7 +2,7 @@
 table: round 2, table 5, with Bill Dawson" linking to the game page; checked in but not yet drawn,
 "You are checked in for today; round N is not drawn yet"; otherwise nothing. The current round is
 the latest round drawn of the latest open session of the club the member is checked in at
-(games.selectors, docs/decisions.md).
+(games.selectors, docs/decisions/sessions-and-draw.md).
 
 Terms: *pat* is a player with a login (the member asking); *session* is today's session of
 `club`, with pat and five others checked in.

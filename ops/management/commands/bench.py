@@ -148,8 +148,8 @@ class Command(BaseCommand):
 
 
 def targets(report: dict) -> dict:
-    """Each benchmark target (docs/scoring-engine.md, docs/draw.md and docs/decisions.md give
-    them and their reasons), and whether it holds."""
+    """Each benchmark target (docs/scoring-engine.md, docs/draw.md and
+    docs/developers/benchmarks.md give them and their reasons), and whether it holds."""
     held = {
         "score_hand_per_second_at_least_200000": (
             report["engine"]["score_hand_per_second"] >= 200_000

@@ -150,6 +150,23 @@ def checkin_action(action: str) -> Callable[[World], Target]:
     return target
 
 
+def checkin_absence(action: str) -> Callable[[World], Target]:
+    """Leaves after a round, sits out a round, and their undos, on a seated player's check-in
+    (round 1 is drawn: leaving after 1 and sitting out 2 are valid)."""
+
+    def target(w: World) -> Target:
+        checkin = CheckIn.objects.get(session=w.session, player=w.players[0])
+        url = reverse(f"web:checkin_{action}", args=[w.session.pk, checkin.pk])
+        if action == "leaves_undo":
+            return Target(url, w.organiser)
+        rounds = st.sampled_from(("1", "2", "3", "0", "-1", "99", ""))
+        fields = Fields({"round": st.one_of(rounds, HOSTILE)}, text=["round"])
+        valid = {"leaves": "1", "sits_out": "2", "sits_out_undo": "2"}[action]
+        return Target(url, w.organiser, fields, [{"round": valid}])
+
+    return target
+
+
 def round_draw(w: World) -> Target:
     """The draw button names the round it draws (round 1 is drawn: 1 is a no-op, 2 draws)."""
     fields = Fields(
@@ -370,6 +387,10 @@ TARGETS: dict[str, Callable[[World], Target]] = {
     "web:checkin_paid": checkin_action("paid"),
     "web:checkin_unpaid": checkin_action("unpaid"),
     "web:checkin_undo": checkin_action("undo"),
+    "web:checkin_leaves": checkin_absence("leaves"),
+    "web:checkin_leaves_undo": checkin_absence("leaves_undo"),
+    "web:checkin_sits_out": checkin_absence("sits_out"),
+    "web:checkin_sits_out_undo": checkin_absence("sits_out_undo"),
     "money:session_settle": session_settle,
     "money:session_reopen": session_reopen,
     "money:skunk_coin_paid": skunk_coin_paid,

@@ -91,6 +91,11 @@ PAGES = {
     "web:checkin_paid": (LOGIN, 403, 403, 405, 403, 405, 403),
     "web:checkin_unpaid": (LOGIN, 403, 403, 405, 403, 405, 403),
     "web:checkin_undo": (LOGIN, 403, 403, 405, 403, 405, 403),
+    # Leaves after a round, sits out a round, and their undos (POST only, organisers).
+    "web:checkin_leaves": (LOGIN, 403, 403, 405, 403, 405, 403),
+    "web:checkin_leaves_undo": (LOGIN, 403, 403, 405, 403, 405, 403),
+    "web:checkin_sits_out": (LOGIN, 403, 403, 405, 403, 405, 403),
+    "web:checkin_sits_out_undo": (LOGIN, 403, 403, 405, 403, 405, 403),
     "games:round_draw": (LOGIN, 403, 403, 405, 403, 405, 403),
     # The round page is public while the club publishes its standings (find your
     # name); its seating chart (the tables' links) stays the members'.

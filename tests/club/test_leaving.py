@@ -139,3 +139,12 @@ def test_the_row_says_both():
     club_services.checkin_leaves_after(checkin=player, actor=actor, round_number=4)
     player.refresh_from_db()
     assert player.absence_text == "sits out round 3; leaves after round 4"
+
+
+def test_a_forfeit_worth_more_than_a_plain_win_is_a_field_error():
+    """docs/design.md "The club's house rules": a forfeit is never a skunk, so it is worth at
+    most a plain win."""
+    club = ClubFactory(points_win=2, forfeit_points=3)
+    with pytest.raises(ValidationError) as error:
+        club.full_clean()
+    assert "at most a plain win (2 game points)" in error.value.message_dict["forfeit_points"][0]

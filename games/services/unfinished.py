@@ -25,7 +25,8 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from club.models import Player
+from club.models import CheckIn, Player
+from club.services import checkin_leaves_after
 from core.audit import audit_record
 from core.submissions import spend_token
 from games.audit import GameVerb
@@ -85,12 +86,28 @@ def _mark(game: Game, *, status: str, actor, reason: str, side: int | None = Non
     game.save(update_fields=["status", "forfeit_side", "status_reason", "status_by", "status_at"])
 
 
+def _leaves_after_this_round(game: Game, player: Player, actor: AbstractBaseUser) -> None:
+    """`player` leaves after the game's round (club.services.checkin_leaves_after), in the
+    caller's transaction; nothing to do after the session's last round."""
+    if game.round.number >= game.session.house_rules.rounds_per_session:
+        return
+    if not any(seat.player_id == player.pk for seat in game.seats.all()):
+        raise ValidationError({"leaving": f"{player} does not play at table {game.table}."})
+    checkin = CheckIn.objects.get(session_id=game.session_id, player=player)
+    checkin_leaves_after(checkin=checkin, actor=actor, round_number=game.round.number)
+
+
 def game_not_played(
-    *, game: Game, actor: AbstractBaseUser, reason: str = "", token: str = ""
+    *,
+    game: Game,
+    actor: AbstractBaseUser,
+    reason: str = "",
+    leaves: Player | None = None,
+    token: str = "",
 ) -> Game:
     """Mark a game not played: no result, no points, counted nowhere; its draft, if any, is
     superseded. By an organiser who does not play in it, while the session is open and the
-    game has no confirmed result."""
+    game has no confirmed result. With `leaves`, that player also leaves after this round."""
     reason = (reason or "").strip()
     with transaction.atomic():
         spend_token(token=token, actor=actor)
@@ -99,6 +116,8 @@ def game_not_played(
         superseded = _refuse_unless_open_to_mark(game)
         _supersede_current(game)
         _mark(game, status=GameStatus.NOT_PLAYED, actor=actor, reason=reason)
+        if leaves is not None:
+            _leaves_after_this_round(game, leaves, actor)
         refresh_session_totals(game.session)
         results_changed(game.session)
         audit_record(
@@ -112,11 +131,18 @@ def game_not_played(
 
 
 def game_forfeit(
-    *, game: Game, actor: AbstractBaseUser, leaving: Player, reason: str = "", token: str = ""
+    *,
+    game: Game,
+    actor: AbstractBaseUser,
+    leaving: Player,
+    reason: str = "",
+    leaves: bool = False,
+    token: str = "",
 ) -> Result:
     """Mark a game a forfeit: `leaving`'s side leaves and loses, the other side wins the house
     rule's game points; no spread, no skunk. Stored as a confirmed version of source FORFEIT
-    (see the module's terms). Refused at a cut-throat table: mark it not played there."""
+    (see the module's terms). Refused at a cut-throat table: mark it not played there. With
+    `leaves`, `leaving` also leaves after this round."""
     reason = (reason or "").strip()
     with transaction.atomic():
         spend_token(token=token, actor=actor)
@@ -164,6 +190,8 @@ def game_forfeit(
             for seat in seats
         )
         _mark(game, status=GameStatus.FORFEIT, actor=actor, reason=reason, side=leaver.side)
+        if leaves:
+            _leaves_after_this_round(game, leaving, actor)
         refresh_session_totals(game.session)
         results_changed(game.session)
         audit_record(

@@ -98,6 +98,8 @@ OLD_URLS = (
     ("web:checkin_leaves", "club/sessions/<int:pk>/checkins/<int:checkin>/leaves/"),
     ("web:checkin_leaves_undo", "club/sessions/<int:pk>/checkins/<int:checkin>/leaves/undo/"),
     ("web:checkin_sits_out", "club/sessions/<int:pk>/checkins/<int:checkin>/sits-out/"),
+    ("games:game_unfinished", "games/<int:pk>/unfinished/"),
+    ("games:game_back_to_playing", "games/<int:pk>/back-to-playing/"),
     ("web:checkin_sits_out_undo", "club/sessions/<int:pk>/checkins/<int:checkin>/sits-out/undo/"),
 )
 NEW_NAMES = {

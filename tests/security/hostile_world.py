@@ -44,6 +44,7 @@ from games.forms import (
     ResultForm,
     ScorecardsForm,
     SwapForm,
+    UnfinishedForm,
     WithdrawForm,
 )
 from games.selectors import round_tables
@@ -220,6 +221,23 @@ def result_correct(w: World) -> Target:
     fields = form_fields(CorrectionForm(game=w.game, sides=side_names(w)), w)
     valid = [{"side_0": "121", "side_1": "90", "reason": "Miscounted the last hand."}]
     return Target(reverse("games:result_correct", args=[w.game.pk]), w.organiser, fields, valid)
+
+
+def game_unfinished(w: World) -> Target:
+    """Not played or a forfeit at the world's first game (no result yet)."""
+    seated = [(seat.player_id, seat.player.display_name) for seat in w.game.seats.all()]
+    fields = form_fields(UnfinishedForm(seated=seated), w)
+    leaving = str(seated[0][0])
+    valid = [
+        {"outcome": "not_played", "reason": "Taken ill."},
+        {"outcome": "forfeit", "leaving": leaving, "leaves": "on"},
+    ]
+    return Target(reverse("games:game_unfinished", args=[w.game.pk]), w.organiser, fields, valid)
+
+
+def game_back_to_playing(w: World) -> Target:
+    game_services.game_not_played(game=w.game, actor=w.organiser)
+    return Target(reverse("games:game_back_to_playing", args=[w.game.pk]), w.organiser)
 
 
 def session_settle(w: World) -> Target:
@@ -403,6 +421,8 @@ TARGETS: dict[str, Callable[[World], Target]] = {
     "games:result_enter": result_enter,
     "games:result_confirm": result_confirm,
     "games:result_correct": result_correct,
+    "games:game_unfinished": game_unfinished,
+    "games:game_back_to_playing": game_back_to_playing,
     "scoring:claim_new": claim_new,
     "scoring:muggins": muggins,
     "scoring:claim_confirm_cards": claim_confirm_cards,

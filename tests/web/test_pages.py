@@ -111,6 +111,9 @@ PAGES = {
     "games:result_enter": (LOGIN, 405, 405, 405, 405, 405, 403),
     "games:result_confirm": (LOGIN, 405, 405, 405, 405, 405, 403),
     "games:result_correct": (LOGIN, 403, 403, 405, 403, 405, 403),
+    # A game that cannot be finished: not played or a forfeit, and back to playing (organisers).
+    "games:game_unfinished": (LOGIN, 403, 403, 405, 403, 405, 403),
+    "games:game_back_to_playing": (LOGIN, 403, 403, 405, 403, 405, 403),
     "money:session_settle": (LOGIN, 403, 403, 405, 403, 405, 403),
     "money:settlement": (LOGIN, 200, 200, 200, 404, 404, 403),
     "money:session_reopen": (LOGIN, 403, 403, 405, 403, 405, 403),

@@ -41,6 +41,7 @@ class HouseRulesForm(forms.ModelForm):
             "table_links": "Table links (QR codes on the seating chart)",
             "table_pins": "Table PINs (accepting at the table needs the player's PIN)",
             "signed_scorecards_confirm": "Signed scorecards confirm results",
+            "forfeit_points": "Game points of a forfeit, for the side that stays",
             "large_type": "High contrast, large type",
         }
         widgets = {

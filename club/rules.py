@@ -18,6 +18,9 @@ Terms (docs/design.md, "The club's house rules"):
 - table links: each table's QR code and short link on the seating chart, through which the
   players at it enter their result and a player of another side accepts it, without a login;
   table PINs: accepting there needs that player's 4-digit PIN.
+- forfeit points: what a forfeit scores (a game a side cannot finish and leaves): the game
+  points of the side that stays, with a win and no spread; the side that leaves loses with 0
+  points and no spread; never a skunk or a highlight. At most a plain win's points.
 - signed scorecards confirm: an organiser typing in a round's scorecards and ticking that the
   players signed them confirms those results at once (otherwise they are drafts to confirm).
 
@@ -80,6 +83,7 @@ class HouseRules:
     table_links: bool = True
     table_pins: bool = False
     signed_scorecards_confirm: bool = True
+    forfeit_points: int = 2
 
     @classmethod
     def names(cls) -> tuple[str, ...]:

@@ -17,6 +17,9 @@ class GameVerb(models.TextChoices):
     RESULT_CONFIRMED = "result.confirmed", "Result confirmed"
     RESULT_SIGNED = "result.signed_scorecard", "Result confirmed from a signed scorecard"
     RESULT_CORRECTED = "result.corrected", "Result corrected"
+    GAME_NOT_PLAYED = "game.not_played", "Game marked not played"
+    GAME_FORFEIT = "game.forfeit", "Game marked a forfeit"
+    GAME_BACK_TO_PLAYING = "game.back_to_playing", "Game put back to playing"
 
 
 def game_names(club, ids: set[int]) -> dict[int, str]:

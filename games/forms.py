@@ -63,6 +63,40 @@ class SwapForm(OneTimeFormMixin, forms.Form):
         self.fields["player_b"].choices = choices
 
 
+class UnfinishedForm(OneTimeFormMixin, forms.Form):
+    """A game that cannot be finished (games.services.unfinished): not played, or a forfeit
+    naming the player whose side leaves; with `leaves`, that player also leaves after this
+    round (no later draw seats him)."""
+
+    NOT_PLAYED, FORFEIT = "not_played", "forfeit"
+    outcome = forms.ChoiceField(
+        label="What happened",
+        widget=forms.RadioSelect,
+        choices=[
+            (NOT_PLAYED, "Not played: no result, it counts nowhere"),
+            (FORFEIT, "Forfeit: the side that stays wins by the house rule"),
+        ],
+    )
+    leaving = forms.ChoiceField(label="Who leaves", required=False)
+    leaves = forms.BooleanField(
+        label="They leave after this round (not drawn again today)", required=False
+    )
+    reason = forms.CharField(
+        required=False, max_length=500, widget=forms.Textarea(attrs={"rows": 2}), label="Why"
+    )
+
+    def __init__(self, *args, seated: list[tuple[int, str]], **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["leaving"].choices = [("", "—")] + [(str(pk), name) for pk, name in seated]
+
+    def clean(self):
+        data = super().clean()
+        needs_player = data.get("outcome") == self.FORFEIT or data.get("leaves")
+        if needs_player and not data.get("leaving"):
+            self.add_error("leaving", "Choose the player who leaves.")
+        return data
+
+
 class DrawForm(forms.Form):
     """The draw button: the number of the round it draws (a hidden field), so that a second
     press draws nothing (games.services.round_draw's `expected_number`). Without it (an old

@@ -10,6 +10,9 @@ Terms:
   superseded. At most one version of a game is not superseded.
 - result line: one player's figures in a result version (score of their side, won, skunks, game
   points, spread), derived by `games.game_result`.
+- status: whether the game was played; *not played* (a player taken ill before it could be
+  finished: no result, excluded everywhere) or a *forfeit* (one side left: a confirmed result of
+  source FORFEIT scored by the house rule, no spread, never a skunk, a highlight or a rating).
 - table token: a game's unguessable key, the `/t/<token>/` link and QR code on the seating chart
   through which the players at that table enter and accept its result without a login (while
   its round is open: games.table).
@@ -45,6 +48,16 @@ class TableKind(models.TextChoices):
     PARTNERS = "partners", "4 players (partners)"
 
 
+class GameStatus(models.TextChoices):
+    """Whether a game was played. A game not played has no result and counts nowhere; a
+    forfeit has a confirmed result of source FORFEIT, scored by the house rule (docs/design.md
+    "A Thursday, step by step", step 7)."""
+
+    PLAYED = "played", "Played"
+    NOT_PLAYED = "not_played", "Not played"
+    FORFEIT = "forfeit", "Forfeit"
+
+
 class Round(models.Model):
     session = models.ForeignKey(Session, on_delete=models.PROTECT, related_name="rounds")
     number = models.PositiveSmallIntegerField()
@@ -78,15 +91,48 @@ class Game(models.Model):
         editable=False,
         help_text="The key of the table's link (/t/<token>/) on the seating chart.",
     )
+    status = models.CharField(max_length=12, choices=GameStatus.choices, default=GameStatus.PLAYED)
+    forfeit_side = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="A forfeit: the side that left (it loses)."
+    )
+    status_reason = models.TextField(blank=True)
+    status_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    status_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["round", "table"]
         constraints = [
             models.UniqueConstraint(fields=["round", "table"], name="game_table_unique_in_round"),
+            models.CheckConstraint(
+                condition=models.Q(status="forfeit", forfeit_side__isnull=False)
+                | (~models.Q(status="forfeit") & models.Q(forfeit_side__isnull=True)),
+                name="game_forfeit_names_its_side",
+            ),
         ]
 
     def __str__(self) -> str:
         return f"Round {self.round.number}, table {self.table}"
+
+    @property
+    def status_text(self) -> str:
+        """The game's state for people when it was not played out: "not played", "forfeit: Ann
+        wins, Bob left"; empty for a game played (one query, only then)."""
+        if self.status == GameStatus.PLAYED:
+            return ""
+        if self.status == GameStatus.NOT_PLAYED:
+            return "not played"
+        names: dict[bool, list[str]] = {True: [], False: []}
+        for seat in Seat.objects.filter(game=self).select_related("player"):
+            names[seat.side == self.forfeit_side].append(seat.player.display_name)
+        stayed, left = " and ".join(names[False]), " and ".join(names[True])
+        return f"forfeit: {stayed} win{'s' if len(names[False]) == 1 else ''}, {left} left"
+
+    @property
+    def counts(self) -> bool:
+        """Whether the game was played (a forfeit counts as its result; not played: nowhere)."""
+        return self.status != GameStatus.NOT_PLAYED
 
     @property
     def side_count(self) -> int:
@@ -125,6 +171,7 @@ class ResultSource(models.TextChoices):
     SCORECARD = "scorecard", "Scorecard typed in by an organiser"
     CORRECTION = "correction", "Correction"
     RULING = "ruling", "Judge's ruling"
+    FORFEIT = "forfeit", "Forfeit (scored by the house rule)"
 
 
 class Result(models.Model):

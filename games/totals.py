@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from club.services import pages_changed
-from games.models import ResultLine, ResultState, SessionTotal
+from games.models import ResultLine, ResultSource, ResultState, SessionTotal
 
 
 @dataclass
@@ -32,13 +32,20 @@ class _Tally:
     best_run: int = 0
 
 
-def tally_lines(lines: Iterable[tuple[int, bool, int, int, int, bool]]) -> dict[int, _Tally]:
-    """Totals per player from (player_id, won, game_points, spread, skunks_given, skunked) lines
-    given in round order."""
+def tally_lines(
+    lines: Iterable[
+        tuple[int, bool, int, int, int, bool] | tuple[int, bool, int, int, int, bool, str]
+    ],
+) -> dict[int, _Tally]:
+    """Totals per player from (player_id, won, game_points, spread, skunks_given, skunked[,
+    source]) lines given in round order. A forfeit's line (source FORFEIT) counts as a game
+    with its win and points, but it is not a game won at the table: it ends a run of wins,
+    so it never makes a streak or a grand slam (docs/decisions/results.md)."""
     tallies: dict[int, _Tally] = {}
-    for player_id, won, points, spread, skunks_given, skunked in lines:
+    for player_id, won, points, spread, skunks_given, skunked, *source in lines:
         tally = tallies.setdefault(player_id, _Tally())
-        if won and tally.first_run == tally.played:
+        ran = won and source[:1] != [ResultSource.FORFEIT]
+        if ran and tally.first_run == tally.played:
             tally.first_run += 1
         tally.played += 1
         tally.won += won
@@ -46,7 +53,7 @@ def tally_lines(lines: Iterable[tuple[int, bool, int, int, int, bool]]) -> dict[
         tally.spread += spread
         tally.skunks_given += skunks_given
         tally.skunks_taken += skunked
-        tally.last_run = tally.last_run + 1 if won else 0
+        tally.last_run = tally.last_run + 1 if ran else 0
         tally.best_run = max(tally.best_run, tally.last_run)
     return tallies
 
@@ -74,7 +81,9 @@ def write_session_totals(session, *, lines_model, totals_model) -> None:
             result__game__session_id=session.pk, result__state=ResultState.CONFIRMED
         )
         .order_by("result__game__round__number", "result__game__table", "pk")
-        .values_list("player_id", "won", "game_points", "spread", "skunks_given", "skunked")
+        .values_list(
+            "player_id", "won", "game_points", "spread", "skunks_given", "skunked", "result__source"
+        )
     )
     tallies = tally_lines(lines)
     totals_model.objects.filter(session_id=session.pk).delete()

@@ -31,4 +31,10 @@ urlpatterns = [
         name="result_confirm",
     ),
     path("<int:pk>/correct/", views.ResultCorrectView.as_view(), name="result_correct"),
+    path("<int:pk>/unfinished/", views.GameUnfinishedView.as_view(), name="game_unfinished"),
+    path(
+        "<int:pk>/back-to-playing/",
+        views.GameBackToPlayingView.as_view(),
+        name="game_back_to_playing",
+    ),
 ]

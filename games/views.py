@@ -32,10 +32,11 @@ from games.forms import (
     ResultForm,
     ScorecardsForm,
     SwapForm,
+    UnfinishedForm,
     WithdrawForm,
 )
 from games.hooks import game_panels
-from games.models import Game, Result, ResultSource, ResultState, Round
+from games.models import Game, GameStatus, Result, ResultSource, ResultState, Round
 from games.selectors import RoundTable, game_history, round_tables
 
 
@@ -409,6 +410,7 @@ class GameMixin(PageMixin, PermissionRequiredMixin, ClubMixin):
             "panels": game_panels(self.request, game),
         }
         confirmed = current is not None and current.state == ResultState.CONFIRMED
+        open_ = open_ and game.status == GameStatus.PLAYED  # else "back to playing" first
         if open_ and not confirmed and (seated or organiser) and user.has_perm("games.add_result"):
             initial = {}
             if current is not None:
@@ -418,6 +420,11 @@ class GameMixin(PageMixin, PermissionRequiredMixin, ClubMixin):
             context["can_confirm"] = user.has_perm("games.confirm_result") and services.can_confirm(
                 current, user
             )
+        if open_ and organiser and game.status == GameStatus.PLAYED and not confirmed:
+            context["unfinished_form"] = UnfinishedForm(seated=self.seated_players())
+        context["can_resume"] = (
+            game.session.is_open and organiser and game.status != GameStatus.PLAYED
+        )
         if open_ and confirmed and services.can_correct(game, user):
             initial = {f"side_{i}": score for i, score in enumerate(current.scores)}
             context["correction_form"] = CorrectionForm(
@@ -428,6 +435,71 @@ class GameMixin(PageMixin, PermissionRequiredMixin, ClubMixin):
 
     def back(self):
         return redirect("games:game", pk=self.get_game().pk)
+
+    def seated_players(self) -> list[tuple[int, str]]:
+        seats = self.get_game().seats.select_related("player").order_by("position")
+        return [(seat.player_id, seat.player.display_name) for seat in seats]
+
+
+class GameUnfinishedView(GameMixin, View):
+    """A game that cannot be finished: not played, or a forfeit (games.services.unfinished)."""
+
+    permission_required = services.CORRECT_PERMISSION
+
+    def post(self, request, pk):
+        game = self.get_game()
+        form = UnfinishedForm(request.POST, seated=self.seated_players())
+        if form.is_valid():
+            data = form.cleaned_data
+            player = None
+            if data["leaving"]:
+                player = get_object_or_404(Player, pk=data["leaving"], club=self.club)
+            try:
+                if data["outcome"] == UnfinishedForm.FORFEIT:
+                    services.game_forfeit(
+                        game=game,
+                        actor=request.user,
+                        leaving=player,
+                        reason=data["reason"],
+                        leaves=data["leaves"],
+                        token=form.submission_token(),
+                    )
+                else:
+                    services.game_not_played(
+                        game=game,
+                        actor=request.user,
+                        reason=data["reason"],
+                        leaves=player if data["leaves"] else None,
+                        token=form.submission_token(),
+                    )
+            except AlreadySaved as done:
+                messages.info(request, done.message)
+                return self.back()
+            except ValidationError as error:
+                add_service_errors(form, error)
+            else:
+                game.refresh_from_db()
+                gone = (
+                    f" {player} leaves after round {game.round.number}." if data["leaves"] else ""
+                )
+                messages.success(request, f"Table {game.table}: {game.status_text}.{gone}")
+                return self.back()
+        return self.render_page(status=400, unfinished_form=form)
+
+
+class GameBackToPlayingView(GameMixin, View):
+    """Take back "not played" or a forfeit while the session is open."""
+
+    permission_required = services.CORRECT_PERMISSION
+
+    def post(self, request, pk):
+        game = self.get_game()
+        try:
+            services.game_back_to_playing(game=game, actor=request.user)
+        except ValidationError as error:
+            return self.render_page(status=400, resume_error=" ".join(error.messages))
+        messages.success(request, f"Table {game.table} is back to playing: enter its result.")
+        return self.back()
 
 
 class GameView(GameMixin, View):

@@ -18,7 +18,7 @@ from django.urls import reverse
 from club.models import CheckIn, Player, Session, SessionState
 from club.money import CHECKIN_JACKPOT_FIELDS, JACKPOT_FIELDS, owed_cents_expression
 from club.names import player_name_of
-from games.models import Game, ResultLine, ResultState
+from games.models import Game, GameStatus, ResultLine, ResultState
 from games.selectors import session_standings
 from money.models import (
     JACKPOT_POTS,
@@ -74,8 +74,11 @@ def settle_blockers(session: Session) -> list[Blocker]:
                 f"{page}#checkin",
             )
         )
-    games = Game.objects.filter(session=session).annotate(
-        confirmed=Count("results", filter=Q(results__state=ResultState.CONFIRMED))
+    # A game not played has no result and blocks nothing (games.services.unfinished).
+    games = (
+        Game.objects.filter(session=session)
+        .exclude(status=GameStatus.NOT_PLAYED)
+        .annotate(confirmed=Count("results", filter=Q(results__state=ResultState.CONFIRMED)))
     )
     if not nobody and not games.filter(confirmed__gt=0).exists():
         blockers.append(

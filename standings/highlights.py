@@ -12,9 +12,9 @@ Terms:
   double skunk line. The lines are the session's house rules (by default under 91 and under 61,
   western-publishing.txt "Pegging"), applied when the result was confirmed (games.game_result).
 - grand slam: a player who won every game of a session: at least GRAND_SLAM_GAMES games, one in
-  every round the session drew, every one confirmed and won, once the session's last round is
-  in (the session is settled, or every round its rules plan is drawn). Read from the kept session
-  totals (games.SessionTotal).
+  every round the session drew, every one confirmed and won at the table (a forfeit is not),
+  once the session's last round is in (the session is settled, or every round its rules plan is
+  drawn). Read from the kept session totals (games.SessionTotal).
 - winning streak: games won in a row by one player, across sessions in date order and within a
   session in round order (games.totals). The *longest* is the all-time record; a *running* streak
   is the one a player carries out of their latest game (or out of a session): still going. A
@@ -241,8 +241,8 @@ def grand_slams(club, *, session: Session | None = None, totals=None) -> list[Gr
     planned = {each.pk: each.house_rules.rounds_per_session for each in open_sessions}
     slams = [
         GrandSlam(player_id, name, session_id, date, played)
-        for player_id, name, session_id, date, played, won, _, _, _, _ in totals
-        if won == played >= GRAND_SLAM_GAMES
+        for player_id, name, session_id, date, played, won, _, first_run, _, _ in totals
+        if won == played == first_run >= GRAND_SLAM_GAMES
         and played == drawn.get(session_id)
         and played >= planned.get(session_id, 0)
         and (session is None or session_id == session.pk)
@@ -298,7 +298,8 @@ def running_streaks(club, *, session: Session | None = None) -> list[Streak]:
             pk__in=players.annotate(latest=Subquery(latest.values("pk")[:1])).values("latest")
         )
     before = SessionTotal.objects.filter(player=OuterRef("player"), date__lt=OuterRef("date"))
-    lost = before.filter(won__lt=F("played")).order_by("-date")
+    # A session not won throughout: a game lost, or a forfeit (games.totals: never a run).
+    lost = before.filter(first_run__lt=F("played")).order_by("-date")
     since = (
         before.filter(date__gt=Coalesce(OuterRef("lost_on"), Value(dt.date.min)))
         .values("player")
@@ -312,12 +313,19 @@ def running_streaks(club, *, session: Session | None = None) -> list[Streak]:
         )
         .annotate(since=Subquery(since))
         .values_list(
-            "player_id", "player__display_name", "played", "won", "last_run", "lost_run", "since"
+            "player_id",
+            "player__display_name",
+            "played",
+            "first_run",
+            "last_run",
+            "lost_run",
+            "since",
         )
     )
     found = []
-    for player_id, name, played, won, last_run, lost_run, since_games in rows:
-        games = played + (since_games or 0) + (lost_run or 0) if won == played else last_run
+    for player_id, name, played, first_run, last_run, lost_run, since_games in rows:
+        through = first_run == played
+        games = played + (since_games or 0) + (lost_run or 0) if through else last_run
         if games >= STREAK_GAMES:
             found.append(Streak(player_id, name, games))
     return sorted(found, key=lambda each: (-each.games, each.player))

@@ -34,7 +34,7 @@ from django.db.models import OuterRef, Q, Subquery
 from openskill.models import PlackettLuce
 
 from club.models import Player, Session
-from games.models import ResultLine, ResultState
+from games.models import ResultLine, ResultSource, ResultState
 from standings.models import GameRating
 
 MODEL = PlackettLuce()
@@ -180,12 +180,13 @@ def _sessions_from(club_id: int, since, tables: Tables):
 
 def rated_games(club_id: int, since=None, tables: Tables = TABLES) -> list[RatedGame]:
     """The club's rated games from `since` (a session) on, in the replay order, from one
-    query."""
+    query. A forfeit is not rated: the game was not played out (games.services.unfinished)."""
     lines = (
         tables.line.objects.filter(
             result__state=ResultState.CONFIRMED,
             result__game__session__in=_sessions_from(club_id, since, tables).values("pk"),
         )
+        .exclude(result__source=ResultSource.FORFEIT)
         .order_by(
             "result__game__session__date",
             "result__game__session_id",

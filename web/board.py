@@ -45,7 +45,7 @@ from django.views import View
 
 from club.models import Session
 from club.selectors import club_for_user
-from games.models import Result, ResultLine, ResultState, Round, Seat
+from games.models import GameStatus, Result, ResultLine, ResultSource, ResultState, Round, Seat
 from games.selectors import Standing, session_standings
 from standings.highlights import LINE_FIELDS, SessionHighlights, session_highlights
 
@@ -61,6 +61,7 @@ PARTS = {
     "highlights": "Highlights",
 }
 PLAYING, ENTERED, CONFIRMED = "playing", "entered", "confirmed"
+NOT_PLAYED, FORFEIT = "not played", "forfeit"  # a game that could not be finished
 
 
 @dataclass(frozen=True)
@@ -77,7 +78,7 @@ class Side:
 @dataclass(frozen=True)
 class BoardTable:
     number: int
-    state: str  # PLAYING, ENTERED or CONFIRMED
+    state: str  # PLAYING, ENTERED, CONFIRMED, NOT_PLAYED or FORFEIT
     sides: tuple[Side, ...]
 
 
@@ -88,6 +89,7 @@ class BoardResult:
     sides: tuple[Side, ...]  # the winner first
     confirmed_at: dt.datetime
     skunk: str  # "", "skunk" or "double skunk": the worst a loser took
+    forfeit: bool = False  # scored by the house rule: no scores to show
 
 
 @dataclass(frozen=True)
@@ -146,22 +148,35 @@ def _current_tables(session: Session) -> tuple[int | None, list[BoardTable]]:
         )
         .order_by("game__table", "position")
         .values(
-            "round__number", "game__table", "side", "player__display_name", "state", "score", "won"
+            "round__number",
+            "game__table",
+            "game__status",
+            "side",
+            "player__display_name",
+            "state",
+            "score",
+            "won",
         )
     )
     number = None
     by_table: dict[int, dict] = {}
     for seat in seats:
         number = seat["round__number"]
-        table = by_table.setdefault(seat["game__table"], {"state": seat["state"], "sides": {}})
+        table = by_table.setdefault(
+            seat["game__table"],
+            {"state": seat["state"], "status": seat["game__status"], "sides": {}},
+        )
         side = table["sides"].setdefault(seat["side"], {"names": [], "score": None, "won": False})
         side["names"].append(seat["player__display_name"])
-        if seat["state"] == ResultState.CONFIRMED:
+        if seat["state"] == ResultState.CONFIRMED and seat["game__status"] == GameStatus.PLAYED:
             side["score"], side["won"] = seat["score"], bool(seat["won"])
     tables = []
     for table_number, table in by_table.items():
         state = {ResultState.CONFIRMED: CONFIRMED, ResultState.DRAFT: ENTERED}.get(
             table["state"], PLAYING
+        )
+        state = {GameStatus.NOT_PLAYED: NOT_PLAYED, GameStatus.FORFEIT: FORFEIT}.get(
+            table["status"], state
         )
         sides = tuple(
             Side(names=tuple(s["names"]), score=s["score"], won=s["won"])
@@ -205,7 +220,7 @@ def _latest_results(session: Session) -> list[BoardResult]:
     lines = (
         ResultLine.objects.filter(result__in=latest)
         .order_by("-result__confirmed_at", "-result_id", "side", "player__display_name")
-        .values(*LINE_FIELDS)
+        .values(*LINE_FIELDS, "result__source")
     )
     results = []
     for found in _by_result(lines).values():
@@ -222,6 +237,7 @@ def _latest_results(session: Session) -> list[BoardResult]:
                 sides=_sides(found),
                 confirmed_at=first["result__confirmed_at"],
                 skunk=skunk,
+                forfeit=first["result__source"] == ResultSource.FORFEIT,
             )
         )
     return results

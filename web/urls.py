@@ -26,6 +26,26 @@ urlpatterns = [
         views.CheckInActionView.as_view(action="undo"),
         name="checkin_undo",
     ),
+    path(
+        "sessions/<int:pk>/checkins/<int:checkin>/leaves/",
+        views.CheckInAbsenceView.as_view(action="leaves"),
+        name="checkin_leaves",
+    ),
+    path(
+        "sessions/<int:pk>/checkins/<int:checkin>/leaves/undo/",
+        views.CheckInAbsenceView.as_view(action="leaves_undo"),
+        name="checkin_leaves_undo",
+    ),
+    path(
+        "sessions/<int:pk>/checkins/<int:checkin>/sits-out/",
+        views.CheckInAbsenceView.as_view(action="sits_out"),
+        name="checkin_sits_out",
+    ),
+    path(
+        "sessions/<int:pk>/checkins/<int:checkin>/sits-out/undo/",
+        views.CheckInAbsenceView.as_view(action="sits_out_undo"),
+        name="checkin_sits_out_undo",
+    ),
     path("sessions/<int:pk>/export/", views.SessionExportView.as_view(), name="session_export"),
     path("sessions/<int:pk>/board/", board.BoardView.as_view(), name="board"),
     path("sessions/<int:pk>/board/parts/", board.BoardPartsView.as_view(), name="board_parts"),

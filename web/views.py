@@ -141,6 +141,10 @@ class SessionPageMixin(PageMixin, PermissionRequiredMixin, SessionMixin):
             if self.request.GET.get("then") == "checkin":  # just checked someone in
                 context["checkin_form"].fields["name"].widget.attrs["autofocus"] = True
             context["candidates"] = checkin_candidates(session)
+            # The rounds a player may leave after or sit out (web/includes/checkin_absence.html).
+            context["round_numbers"] = range(1, session.house_rules.rounds_per_session + 1)
+            context["rounds_drawn"] = len(rounds)
+            context["absence_error"] = {}
         context.update(overrides)
         return context
 
@@ -203,6 +207,56 @@ class CheckInActionView(SessionPageMixin, View):
         # Back at the row just changed (a check-in undone has no row: the card's top).
         anchor = "#checkin" if self.action == "undo" else f"#checkin-{checkin.pk}"
         return redirect(reverse("web:session", args=[kwargs["pk"]]) + anchor)
+
+
+class CheckInAbsenceView(SessionPageMixin, View):
+    """POST-only forms on a check-in for the rounds a player is not drawn in: leaves after round
+    N (and its undo), sits out round N (and its undo). A refusal renders the page again (400)
+    with the reason on that row."""
+
+    permission_required = "club.change_checkin"
+    action = ""
+
+    def post(self, request, *args, **kwargs):
+        checkin = get_object_or_404(
+            CheckIn.objects.select_related("player"),
+            pk=kwargs["checkin"],
+            session_id=kwargs["pk"],
+            session__club=self.club,
+        )
+        player = checkin.player
+        try:
+            number = self._round_number(request)
+            if self.action == "leaves":
+                services.checkin_leaves_after(
+                    checkin=checkin, actor=request.user, round_number=number
+                )
+                done = f"{player} leaves after round {number}: later draws leave him out."
+            elif self.action == "leaves_undo":
+                services.checkin_leaves_undo(checkin=checkin, actor=request.user)
+                done = f"{player} stays: the next draw seats him again."
+            elif self.action == "sits_out":
+                services.checkin_sits_out(checkin=checkin, actor=request.user, round_number=number)
+                done = f"{player} sits out round {number}."
+            else:
+                services.checkin_sits_out_undo(
+                    checkin=checkin, actor=request.user, round_number=number
+                )
+                done = f"{player} plays in round {number} again."
+        except ValidationError as error:
+            return self.render_page(
+                status=400, absence_error={checkin.pk: " ".join(error.messages)}
+            )
+        messages.success(request, done)
+        return redirect(reverse("web:session", args=[kwargs["pk"]]) + f"#checkin-{checkin.pk}")
+
+    def _round_number(self, request) -> int:
+        if self.action == "leaves_undo":
+            return 0
+        try:
+            return int(request.POST.get("round", ""))
+        except ValueError:
+            raise ValidationError("Choose a round.") from None
 
 
 class SessionExportView(PublicReadMixin, SessionPageMixin, View):

@@ -189,6 +189,11 @@ class Club(PagesVersioned):
         help_text="Scorecards an organiser types in, ticked as signed by the players, are "
         "confirmed at once (otherwise they are drafts to confirm).",
     )
+    forfeit_points = models.PositiveSmallIntegerField(
+        default=2,
+        help_text="What a forfeit scores: the game points of the side that stays (a win, no "
+        "spread); the side that leaves scores 0. Never a skunk. At most a plain win's points.",
+    )
 
     # How the site looks, for the whole club (not a rule of play: sessions keep no copy).
     large_type = models.BooleanField(
@@ -285,6 +290,14 @@ class Club(PagesVersioned):
         ):
             errors["points_double_skunk_win"] = (
                 "A double skunk win must be worth at least a skunk win."
+            )
+        if (
+            self.forfeit_points is not None
+            and self.points_win is not None
+            and self.forfeit_points > self.points_win
+        ):
+            errors["forfeit_points"] = (
+                f"A forfeit is worth at most a plain win ({self.points_win} game points)."
             )
         if self.points_win is not None and self.points_win == 0:
             errors["points_win"] = "A win must be worth at least 1 game point."

@@ -89,6 +89,16 @@ class CheckIn(models.Model):
     from_round = models.PositiveSmallIntegerField(
         default=1, help_text="The first round this player can be drawn in (late arrivals)."
     )
+    last_round = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        help_text="The last round this player can be drawn in (leaves after it); empty: all.",
+    )
+    sits_out = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="The round numbers this player sits out (not drawn in them).",
+    )
     checked_in_at = models.DateTimeField(default=timezone.now)
     checked_in_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
@@ -124,6 +134,27 @@ class CheckIn(models.Model):
     @property
     def is_paid(self) -> bool:
         return self.paid_at is not None
+
+    def plays_in(self, number: int) -> bool:
+        """Whether the draw of round `number` seats this player (late arrival, leaving early
+        and sitting out aside, docs/design.md "A Thursday, step by step", step 7)."""
+        if number < self.from_round or number in self.sits_out:
+            return False
+        return self.last_round is None or number <= self.last_round
+
+    @property
+    def absence_text(self) -> str:
+        """What the check-in row says of the rounds this player is not drawn in: "leaves after
+        round 2", "sits out rounds 3 and 5"; empty when none."""
+        parts = []
+        sits = sorted(self.sits_out)
+        if sits:
+            numbers = ", ".join(str(n) for n in sits[:-1])
+            numbers = f"{numbers} and {sits[-1]}" if numbers else str(sits[-1])
+            parts.append(f"sits out round{'s' if len(sits) > 1 else ''} {numbers}")
+        if self.last_round is not None:
+            parts.append(f"leaves after round {self.last_round}")
+        return "; ".join(parts)
 
     @property
     def contributions(self) -> dict[int, int]:

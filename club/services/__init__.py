@@ -10,7 +10,8 @@ the user who made the change (None for the system itself, e.g. a data migration)
 - `players`: player_create, player_update;
 - `sessions`: session_open, session_redate, session_delete, and the checks other apps' services
   make (session_require_open) and pages make of a service (passes);
-- `checkins`: checkin_create, checkins_create, checkin_undo, fee_mark_paid, fee_mark_unpaid;
+- `checkins`: checkin_create, checkins_create, checkin_undo, fee_mark_paid, fee_mark_unpaid,
+  checkin_leaves_after, checkin_leaves_undo, checkin_sits_out, checkin_sits_out_undo;
 - `logins`: club_start, login_give, login_role_set, login_link_new, login_link_use,
   password_change (and the reads of a link and a login their pages make);
 - `pins`: pin_set, pin_verify, pin_refusal.
@@ -20,6 +21,10 @@ Every one is read from `club.services`.
 
 from club.services.checkins import (
     checkin_create,
+    checkin_leaves_after,
+    checkin_leaves_undo,
+    checkin_sits_out,
+    checkin_sits_out_undo,
     checkin_undo,
     checkins_create,
     fee_mark_paid,
@@ -53,6 +58,10 @@ from club.services.sessions import (
 __all__ = [
     "PLAYER_FIELDS",
     "checkin_create",
+    "checkin_leaves_after",
+    "checkin_leaves_undo",
+    "checkin_sits_out",
+    "checkin_sits_out_undo",
     "checkin_undo",
     "checkins_create",
     "club_create",

@@ -254,3 +254,178 @@ def fee_mark_unpaid(*, checkin: CheckIn, actor: AbstractBaseUser) -> CheckIn:
             data={**_owed_data(checkin), "player": checkin.player_id, **before},
         )
     return checkin
+
+
+# --- Leaving early and sitting out (docs/design.md "A Thursday, step by step", step 7) ------------
+
+
+def _drawn_count(session: Session) -> int:
+    return session.rounds.count()
+
+
+def _last_seated_round(checkin: CheckIn) -> int:
+    """The latest round drawn with this player seated in it (0: none)."""
+    numbers = checkin.player.seats.filter(game__session_id=checkin.session_id).values_list(
+        "game__round__number", flat=True
+    )
+    return max(numbers, default=0)
+
+
+def _absence_data(checkin: CheckIn) -> dict:
+    return {
+        "session": checkin.session_id,
+        "player": checkin.player_id,
+        "last_round": checkin.last_round,
+        "sits_out": sorted(checkin.sits_out),
+    }
+
+
+def _lock_checkin_row(checkin: CheckIn) -> CheckIn:
+    """The check-in (with its session and player), locked after its session, in an open
+    session, as checkin_undo takes it."""
+    lock_session(checkin.session_id)
+    checkin = locked(CheckIn.objects.select_related("session__club", "player")).get(pk=checkin.pk)
+    session_require_open(checkin.session)
+    return checkin
+
+
+def checkin_leaves_after(
+    *, checkin: CheckIn, actor: AbstractBaseUser, round_number: int
+) -> CheckIn:
+    """Record that the player leaves after round `round_number`: no later round's draw seats
+    him. The round may be one not drawn yet ("leaves after round 4", said at the door); it
+    cannot be before a round he is already seated in (mark that game not played or a forfeit
+    instead), before his first round, nor the session's last round (he plays them all)."""
+    with transaction.atomic():
+        checkin = _lock_checkin_row(checkin)
+        planned = checkin.session.house_rules.rounds_per_session
+        player = checkin.player
+        if round_number < checkin.from_round:
+            raise ValidationError(
+                {
+                    "round_number": f"{player} plays from round {checkin.from_round}: choose that "
+                    "round or a later one, or undo the check-in."
+                }
+            )
+        seated = _last_seated_round(checkin)
+        if round_number < seated:
+            raise ValidationError(
+                {
+                    "round_number": f"{player} is seated in round {seated}: he leaves after round "
+                    f"{seated} at the earliest (a game he cannot finish is marked not played or "
+                    "a forfeit on its game page)."
+                }
+            )
+        if round_number >= planned:
+            raise ValidationError(
+                {
+                    "round_number": f"Round {planned} is the session's last: {player} plays every "
+                    "round. Choose an earlier round."
+                }
+            )
+        before = checkin.last_round
+        if before == round_number:
+            return checkin
+        checkin.last_round = round_number
+        checkin.sits_out = [n for n in checkin.sits_out if n <= round_number]
+        checkin.save(update_fields=["last_round", "sits_out"])
+        audit_record(
+            actor=actor,
+            action=ClubVerb.CHECKIN_LEAVES,
+            obj=checkin,
+            club=checkin.session.club,
+            data={**_absence_data(checkin), "before": before},
+        )
+    return checkin
+
+
+def checkin_leaves_undo(*, checkin: CheckIn, actor: AbstractBaseUser) -> CheckIn:
+    """Take back "leaves after round N" while the session is open: the next draw seats the
+    player again; rounds already drawn without him stay as they are. Safe to run twice."""
+    with transaction.atomic():
+        checkin = _lock_checkin_row(checkin)
+        if checkin.last_round is None:
+            return checkin
+        before = checkin.last_round
+        checkin.last_round = None
+        checkin.save(update_fields=["last_round"])
+        audit_record(
+            actor=actor,
+            action=ClubVerb.CHECKIN_LEAVES_UNDONE,
+            obj=checkin,
+            club=checkin.session.club,
+            data={**_absence_data(checkin), "before": before},
+        )
+    return checkin
+
+
+def checkin_sits_out(*, checkin: CheckIn, actor: AbstractBaseUser, round_number: int) -> CheckIn:
+    """Record that the player sits out round `round_number`, a round not drawn yet: its draw
+    does not seat him, the next one does again. Several rounds may be sat out."""
+    with transaction.atomic():
+        checkin = _lock_checkin_row(checkin)
+        session, player = checkin.session, checkin.player
+        drawn = _drawn_count(session)
+        planned = session.house_rules.rounds_per_session
+        if round_number <= drawn:
+            raise ValidationError(
+                {
+                    "round_number": f"Round {round_number} is already drawn: choose round "
+                    f"{drawn + 1} or later (a game he cannot play is marked not played on its "
+                    "game page)."
+                }
+            )
+        if round_number > planned:
+            raise ValidationError(
+                {"round_number": f"The session has {planned} rounds: choose one of them."}
+            )
+        if round_number < checkin.from_round:
+            raise ValidationError(
+                {"round_number": f"{player} plays from round {checkin.from_round} anyway."}
+            )
+        if checkin.last_round is not None and round_number > checkin.last_round:
+            raise ValidationError(
+                {
+                    "round_number": f"{player} leaves after round {checkin.last_round}: "
+                    f"he is not drawn in round {round_number} anyway."
+                }
+            )
+        if round_number in checkin.sits_out:
+            return checkin
+        checkin.sits_out = sorted([*checkin.sits_out, round_number])
+        checkin.save(update_fields=["sits_out"])
+        audit_record(
+            actor=actor,
+            action=ClubVerb.CHECKIN_SITS_OUT,
+            obj=checkin,
+            club=session.club,
+            data={**_absence_data(checkin), "round": round_number},
+        )
+    return checkin
+
+
+def checkin_sits_out_undo(
+    *, checkin: CheckIn, actor: AbstractBaseUser, round_number: int
+) -> CheckIn:
+    """Take back "sits out round N" before that round is drawn. Safe to run twice."""
+    with transaction.atomic():
+        checkin = _lock_checkin_row(checkin)
+        if round_number not in checkin.sits_out:
+            return checkin
+        if round_number <= _drawn_count(checkin.session):
+            raise ValidationError(
+                {
+                    "round_number": f"Round {round_number} is already drawn without "
+                    f"{checkin.player}: it stays so."
+                }
+            )
+        checkin.sits_out = [n for n in checkin.sits_out if n != round_number]
+        checkin.save(update_fields=["sits_out"])
+        audit_record(
+            actor=actor,
+            action=ClubVerb.CHECKIN_SITS_OUT_UNDONE,
+            obj=checkin,
+            club=checkin.session.club,
+            data={**_absence_data(checkin), "round": round_number},
+        )
+    return checkin

@@ -13,6 +13,8 @@ settled session, validates, and writes one audit entry per change inside its tra
   takes: both refuse a round withdrawn since the page was read (code WITHDRAWN);
 - `rounds`: round_results_enter (a round's scorecards, signed ones confirmed at once),
   round_results_confirm;
+- `unfinished`: game_not_played, game_forfeit, game_back_to_playing (a game that cannot be
+  finished);
 - `table`: what the players do through a table's link without a login: table_result_enter,
   table_result_accept (and table_game, table_refusal, table_acceptors for its page).
 """
@@ -38,6 +40,7 @@ from games.services.results import (
     result_confirm,
     result_correct,
     result_enter,
+    status_refusal,
 )
 from games.services.rounds import NO_SCORES, round_results_confirm, round_results_enter
 from games.services.table import (
@@ -48,6 +51,7 @@ from games.services.table import (
     table_result_accept,
     table_result_enter,
 )
+from games.services.unfinished import game_back_to_playing, game_forfeit, game_not_played
 
 __all__ = [
     "CORRECT_PERMISSION",
@@ -59,11 +63,15 @@ __all__ = [
     "can_confirm",
     "can_correct",
     "draw_history",
+    "game_back_to_playing",
+    "game_forfeit",
+    "game_not_played",
     "lock_game",
     "lock_round",
     "result_confirm",
     "result_correct",
     "result_enter",
+    "status_refusal",
     "round_draw",
     "round_entrants",
     "round_results_confirm",

@@ -2,7 +2,8 @@
 withdrawing a round drawn by mistake. The bridge between the models and the pure draw
 (`games.draw`): earlier rounds go in as plain tables, the chosen tables come back and are saved.
 
-Terms: a round's *entrants* are the checked-in, active players who play from its number on; the
+Terms: a round's *entrants* are the checked-in, active players who play in it (arrived by
+then, not left after an earlier round, not sitting it out); the
 *draw history* is who met whom earlier this session and this season (the club's season:
 club.seasons). A round is *held* once a result is entered at one of its tables or an app above
 attaches something to them (scoring's claims, through games.hooks' round guards): then its seats
@@ -17,6 +18,7 @@ from collections.abc import Sequence
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
+from django.db.models import Q
 
 from club.locking import lock_session
 from club.models import CheckIn, Player, Session
@@ -68,12 +70,15 @@ def draw_history(session: Session) -> DrawHistory:
 
 
 def round_entrants(session: Session, number: int) -> list[int]:
-    """Player ids of everyone checked in who plays from round `number`."""
-    return list(
-        CheckIn.objects.filter(
-            session=session, from_round__lte=number, player__active=True
-        ).values_list("player_id", flat=True)
-    )
+    """Player ids of everyone checked in who plays in round `number`: arrived by then, not
+    gone (`CheckIn.last_round`: leaves after that round), not sitting it out."""
+    checkins = CheckIn.objects.filter(
+        Q(last_round__isnull=True) | Q(last_round__gte=number),
+        session=session,
+        from_round__lte=number,
+        player__active=True,
+    ).values_list("player_id", "sits_out")
+    return [player_id for player_id, sits_out in checkins if number not in (sits_out or [])]
 
 
 def _save_draw(*, session: Session, number: int, draw: Draw, actor) -> Round:

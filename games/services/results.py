@@ -25,7 +25,16 @@ from core.submissions import spend_token
 from games.audit import GameVerb
 from games.game_result import GameResultError, game_result
 from games.hooks import results_changed
-from games.models import Game, Result, ResultLine, ResultSource, ResultState, Round, Seat
+from games.models import (
+    Game,
+    GameStatus,
+    Result,
+    ResultLine,
+    ResultSource,
+    ResultState,
+    Round,
+    Seat,
+)
 from games.totals import refresh_session_totals
 
 CORRECT_PERMISSION = "games.correct_result"
@@ -36,6 +45,28 @@ def _scores_error(error: GameResultError) -> ValidationError:
     if error.side is None:
         return ValidationError(str(error))
     return ValidationError({f"side_{error.side}": str(error)})
+
+
+def status_refusal(game: Game) -> str | None:
+    """Why no result can be entered or corrected at this game, or None: it is marked not played
+    or a forfeit (games.services.unfinished), until an organiser puts it back to playing."""
+    if game.status == GameStatus.NOT_PLAYED:
+        return (
+            f"Table {game.table} is marked not played: an organiser puts it back to playing on "
+            "its game page before a result is entered."
+        )
+    if game.status == GameStatus.FORFEIT:
+        return (
+            f"Table {game.table} is a forfeit: an organiser puts it back to playing on its game "
+            "page before a result is entered."
+        )
+    return None
+
+
+def require_played(game: Game) -> None:
+    refusal = status_refusal(game)
+    if refusal:
+        raise ValidationError(refusal)
 
 
 def current_result(game: Game) -> Result | None:
@@ -220,6 +251,7 @@ def enter_draft(
     with the game locked: on the game page by a login (`actor`), or at the table by `player`
     (no actor; audited "at the table"). An unconfirmed draft is replaced; a confirmed result is
     changed only by a correction."""
+    require_played(game)
     current = current_result(game)
     if current is not None and current.state == ResultState.CONFIRMED:
         raise ValidationError(
@@ -349,6 +381,7 @@ def result_correct(
         spend_token(token=token, actor=actor)
         game = lock_game(game)
         _refuse_own_game(game, actor)
+        require_played(game)
         current = current_result(game)
         if current is None or current.state != ResultState.CONFIRMED:
             raise ValidationError(

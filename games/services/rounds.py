@@ -27,7 +27,7 @@ from core.submissions import spend_token
 from games.audit import GameVerb
 from games.hooks import results_changed
 from games.models import Game, Result, ResultLine, ResultSource, ResultState, Round, Seat
-from games.services.results import CORRECT_PERMISSION, lock_round, new_version
+from games.services.results import CORRECT_PERMISSION, lock_round, new_version, status_refusal
 from games.totals import refresh_session_totals
 
 NO_SCORES = "no_scores"  # the code of the error for a call that gives no table at all
@@ -103,6 +103,9 @@ def round_results_enter(
             typed = list(scores[game.table])
             history = versions.get(game.pk, [])
             old = next((v for v in history if v.state != ResultState.SUPERSEDED), None)
+            if status_refusal(game):
+                errors[f"table_{game.table}"] = [status_refusal(game)]
+                continue
             if old is not None and old.state == ResultState.CONFIRMED:
                 errors[f"table_{game.table}"] = [
                     f"Table {game.table}'s result is confirmed: an organiser can correct it, "

@@ -42,7 +42,7 @@ from games.models import (
     Round,
     Seat,
 )
-from games.services.results import enter_draft, lock_game
+from games.services.results import enter_draft, lock_game, status_refusal
 from games.totals import refresh_session_totals
 
 TOKEN_PATTERN = re.compile(f"[{TOKEN_ALPHABET}]{{{TOKEN_LENGTH}}}")
@@ -73,6 +73,9 @@ def table_refusal(game: Game) -> str | None:
             f"The session of {session.date:%A %d %B %Y} is settled: this table's link no "
             "longer works."
         )
+    unfinished = status_refusal(game)
+    if unfinished:
+        return unfinished.replace("an organiser puts", "ask an organiser, who puts")
     later = (
         Round.objects.filter(session_id=session.pk, number__gt=round_.number)
         .order_by("number")

@@ -37,6 +37,8 @@ def test_defaults_are_the_design_house_rules():
         "table_links": True,
         "table_pins": False,
         "signed_scorecards_confirm": True,
+        # docs/design.md: what a forfeit scores [a win of 2 game points and no spread].
+        "forfeit_points": 2,
     }
     assert (club.session_weekday, club.session_start) == (3, dt.time(9, 30))
     club.full_clean()

@@ -29,12 +29,20 @@ def test_a_snapshot_reads_back_as_the_same_rules():
 
 def test_an_old_snapshot_takes_the_defaults_of_rules_added_since():
     old = {name: value for name, value in HouseRules().snapshot().items()}
-    for later in ("skunk_bank", "jackpot_29_cents", "jackpot_28_cents", "jackpot_24_cents"):
+    later_rules = (
+        "skunk_bank",
+        "jackpot_29_cents",
+        "jackpot_28_cents",
+        "jackpot_24_cents",
+        "forfeit_points",
+    )
+    for later in later_rules:
         del old[later]
     old["entry_fee_cents"] = 50
     rules = HouseRules.from_snapshot({**old, "a_rule_nobody_knows": 1})
     assert rules.entry_fee_cents == 50
     assert (rules.skunk_bank, rules.jackpots) == (False, {})
+    assert rules.forfeit_points == 2  # docs/design.md "The club's house rules": a forfeit's 2
 
 
 def test_a_session_reads_its_snapshot_not_the_clubs_current_rules():

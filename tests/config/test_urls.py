@@ -94,6 +94,13 @@ OLD_URLS = (
     # ... the live board of a session and the refresh of its parts.
     ("web:board", "club/sessions/<int:pk>/board/"),
     ("web:board_parts", "club/sessions/<int:pk>/board/parts/"),
+    # ... a check-in's rounds not drawn: leaves after a round, sits out a round, their undos.
+    ("web:checkin_leaves", "club/sessions/<int:pk>/checkins/<int:checkin>/leaves/"),
+    ("web:checkin_leaves_undo", "club/sessions/<int:pk>/checkins/<int:checkin>/leaves/undo/"),
+    ("web:checkin_sits_out", "club/sessions/<int:pk>/checkins/<int:checkin>/sits-out/"),
+    ("games:game_unfinished", "games/<int:pk>/unfinished/"),
+    ("games:game_back_to_playing", "games/<int:pk>/back-to-playing/"),
+    ("web:checkin_sits_out_undo", "club/sessions/<int:pk>/checkins/<int:checkin>/sits-out/undo/"),
 )
 NEW_NAMES = {
     "club:session": "web:session",

@@ -44,6 +44,7 @@ from games.forms import (
     ResultForm,
     ScorecardsForm,
     SwapForm,
+    UnfinishedForm,
     WithdrawForm,
 )
 from games.selectors import round_tables
@@ -150,6 +151,23 @@ def checkin_action(action: str) -> Callable[[World], Target]:
     return target
 
 
+def checkin_absence(action: str) -> Callable[[World], Target]:
+    """Leaves after a round, sits out a round, and their undos, on a seated player's check-in
+    (round 1 is drawn: leaving after 1 and sitting out 2 are valid)."""
+
+    def target(w: World) -> Target:
+        checkin = CheckIn.objects.get(session=w.session, player=w.players[0])
+        url = reverse(f"web:checkin_{action}", args=[w.session.pk, checkin.pk])
+        if action == "leaves_undo":
+            return Target(url, w.organiser)
+        rounds = st.sampled_from(("1", "2", "3", "0", "-1", "99", ""))
+        fields = Fields({"round": st.one_of(rounds, HOSTILE)}, text=["round"])
+        valid = {"leaves": "1", "sits_out": "2", "sits_out_undo": "2"}[action]
+        return Target(url, w.organiser, fields, [{"round": valid}])
+
+    return target
+
+
 def round_draw(w: World) -> Target:
     """The draw button names the round it draws (round 1 is drawn: 1 is a no-op, 2 draws)."""
     fields = Fields(
@@ -203,6 +221,23 @@ def result_correct(w: World) -> Target:
     fields = form_fields(CorrectionForm(game=w.game, sides=side_names(w)), w)
     valid = [{"side_0": "121", "side_1": "90", "reason": "Miscounted the last hand."}]
     return Target(reverse("games:result_correct", args=[w.game.pk]), w.organiser, fields, valid)
+
+
+def game_unfinished(w: World) -> Target:
+    """Not played or a forfeit at the world's first game (no result yet)."""
+    seated = [(seat.player_id, seat.player.display_name) for seat in w.game.seats.all()]
+    fields = form_fields(UnfinishedForm(seated=seated), w)
+    leaving = str(seated[0][0])
+    valid = [
+        {"outcome": "not_played", "reason": "Taken ill."},
+        {"outcome": "forfeit", "leaving": leaving, "leaves": "on"},
+    ]
+    return Target(reverse("games:game_unfinished", args=[w.game.pk]), w.organiser, fields, valid)
+
+
+def game_back_to_playing(w: World) -> Target:
+    game_services.game_not_played(game=w.game, actor=w.organiser)
+    return Target(reverse("games:game_back_to_playing", args=[w.game.pk]), w.organiser)
 
 
 def session_settle(w: World) -> Target:
@@ -370,6 +405,10 @@ TARGETS: dict[str, Callable[[World], Target]] = {
     "web:checkin_paid": checkin_action("paid"),
     "web:checkin_unpaid": checkin_action("unpaid"),
     "web:checkin_undo": checkin_action("undo"),
+    "web:checkin_leaves": checkin_absence("leaves"),
+    "web:checkin_leaves_undo": checkin_absence("leaves_undo"),
+    "web:checkin_sits_out": checkin_absence("sits_out"),
+    "web:checkin_sits_out_undo": checkin_absence("sits_out_undo"),
     "money:session_settle": session_settle,
     "money:session_reopen": session_reopen,
     "money:skunk_coin_paid": skunk_coin_paid,
@@ -382,6 +421,8 @@ TARGETS: dict[str, Callable[[World], Target]] = {
     "games:result_enter": result_enter,
     "games:result_confirm": result_confirm,
     "games:result_correct": result_correct,
+    "games:game_unfinished": game_unfinished,
+    "games:game_back_to_playing": game_back_to_playing,
     "scoring:claim_new": claim_new,
     "scoring:muggins": muggins,
     "scoring:claim_confirm_cards": claim_confirm_cards,

@@ -91,6 +91,11 @@ PAGES = {
     "web:checkin_paid": (LOGIN, 403, 403, 405, 403, 405, 403),
     "web:checkin_unpaid": (LOGIN, 403, 403, 405, 403, 405, 403),
     "web:checkin_undo": (LOGIN, 403, 403, 405, 403, 405, 403),
+    # Leaves after a round, sits out a round, and their undos (POST only, organisers).
+    "web:checkin_leaves": (LOGIN, 403, 403, 405, 403, 405, 403),
+    "web:checkin_leaves_undo": (LOGIN, 403, 403, 405, 403, 405, 403),
+    "web:checkin_sits_out": (LOGIN, 403, 403, 405, 403, 405, 403),
+    "web:checkin_sits_out_undo": (LOGIN, 403, 403, 405, 403, 405, 403),
     "games:round_draw": (LOGIN, 403, 403, 405, 403, 405, 403),
     # The round page is public while the club publishes its standings (find your
     # name); its seating chart (the tables' links) stays the members'.
@@ -106,6 +111,9 @@ PAGES = {
     "games:result_enter": (LOGIN, 405, 405, 405, 405, 405, 403),
     "games:result_confirm": (LOGIN, 405, 405, 405, 405, 405, 403),
     "games:result_correct": (LOGIN, 403, 403, 405, 403, 405, 403),
+    # A game that cannot be finished: not played or a forfeit, and back to playing (organisers).
+    "games:game_unfinished": (LOGIN, 403, 403, 405, 403, 405, 403),
+    "games:game_back_to_playing": (LOGIN, 403, 403, 405, 403, 405, 403),
     "money:session_settle": (LOGIN, 403, 403, 405, 403, 405, 403),
     "money:settlement": (LOGIN, 200, 200, 200, 404, 404, 403),
     "money:session_reopen": (LOGIN, 403, 403, 405, 403, 405, 403),

@@ -1,0 +1,74 @@
+"""The game page's "cannot be finished" form and "Back to playing" (docs/design.md "A Thursday,
+step by step", step 7), and how the session, round and board pages show it."""
+
+import datetime as dt
+
+import pytest
+from django.urls import reverse
+
+from club import services as club_services
+from club.models import CheckIn
+from games import services
+from games.models import GameStatus
+from tests.factories import PlayerFactory
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def game(client, club, organiser):
+    session = club_services.session_open(club=club, actor=organiser, date=dt.date(2026, 3, 5))
+    for name in ("Ann", "Bob", "Cy", "Di"):
+        club_services.checkin_create(
+            session=session, actor=organiser, player=PlayerFactory(club=club, display_name=name)
+        )
+    round_ = services.round_draw(session=session, actor=organiser, seed=3)
+    client.force_login(organiser)
+    return round_.games.order_by("table").first()
+
+
+def post(client, game, **data):
+    return client.post(reverse("games:game_unfinished", args=[game.pk]), data, follow=True)
+
+
+def test_a_forfeit_with_leaving_in_one_step_is_shown_everywhere(client, game):
+    stayer, leaver = [seat.player for seat in game.seats.order_by("position")]
+    response = post(client, game, outcome="forfeit", leaving=leaver.pk, leaves="on")
+    text = f"Forfeit: {stayer} wins, {leaver} left"
+    assert text in response.content.decode()
+    assert CheckIn.objects.get(player=leaver).last_round == 1
+    session_page = client.get(reverse("web:session", args=[game.session_id])).content.decode()
+    assert text in session_page and "(leaves after round 1)" in session_page
+    assert text in client.get(reverse("games:round", args=[game.round_id])).content.decode()
+    board = client.get(reverse("web:board", args=[game.session_id])).content.decode()
+    assert 'data-state="forfeit"' in board
+
+
+def test_not_played_and_back_to_playing(client, game):
+    post(client, game, outcome="not_played", reason="Taken ill")
+    game.refresh_from_db()
+    assert game.status == GameStatus.NOT_PLAYED
+    page = client.get(reverse("games:game", args=[game.pk])).content.decode()
+    assert "Not played" in page and "Back to playing" in page and "Enter result" not in page
+    client.post(reverse("games:game_back_to_playing", args=[game.pk]))
+    game.refresh_from_db()
+    assert game.status == GameStatus.PLAYED
+
+
+def test_a_forfeit_without_the_player_who_leaves_is_a_form_error(client, game):
+    response = client.post(reverse("games:game_unfinished", args=[game.pk]), {"outcome": "forfeit"})
+    assert response.status_code == 400
+    assert "Choose the player who leaves." in response.content.decode()
+    game.refresh_from_db()
+    assert game.status == GameStatus.PLAYED
+
+
+def test_a_confirmed_game_is_refused_with_what_to_do(client, game, organiser, member):
+    other = member("organiser")
+    draft = services.result_enter(game=game, actor=organiser, scores=[121, 99])
+    services.result_confirm(result=draft, actor=other)
+    response = client.post(
+        reverse("games:game_unfinished", args=[game.pk]), {"outcome": "not_played"}
+    )
+    assert response.status_code == 400
+    assert "corrects it" in response.content.decode()

@@ -46,5 +46,6 @@ urlpatterns = [
     path("t/", include("games.table_urls")),
     path("t/", include("scoring.table_urls")),
     path("j/", include("scoring.judge_urls")),
+    path("a/", include("games.accept_urls")),
     path("admin/", admin.site.urls),
 ]

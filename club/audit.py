@@ -55,6 +55,16 @@ class ClubVerb(models.TextChoices):
 AT_THE_TABLE = "at the table"
 
 
+# Changes made through a one-time player link (club.services.player_links): no actor either, the
+# player the link was for named.
+BY_LINK = "a one-time link"
+
+
+def by_link(player) -> dict:
+    """What an audit entry's `data` adds for a change made by `player` through a one-time link."""
+    return {"via": BY_LINK, "by_player": player.display_name, "by_player_id": player.pk}
+
+
 def at_the_table(player) -> dict:
     """What an audit entry's `data` adds for a change made at the table by `player`."""
     return {"via": AT_THE_TABLE, "by_player": player.display_name, "by_player_id": player.pk}

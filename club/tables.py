@@ -5,7 +5,7 @@ import django_tables2 as tables
 from django.urls import reverse
 from django.utils.html import format_html
 
-from club.audit import AT_THE_TABLE
+from club.audit import AT_THE_TABLE, BY_LINK
 from club.models import Player, Session
 from core.audit_log import AuditNames
 from core.models import AuditEntry
@@ -104,6 +104,8 @@ class AuditTable(tables.Table):
         data = record.data if isinstance(record.data, dict) else {}
         if data.get("via") == AT_THE_TABLE:
             return f"At the table: {data.get('by_player') or 'a player'}"
+        if data.get("via") == BY_LINK:
+            return f"By one-time link: {data.get('by_player') or 'a player'}"
         return "system"
 
 

@@ -45,5 +45,7 @@ urlpatterns = [
     # its claims and calls for a judge the scoring app's.
     path("t/", include("games.table_urls")),
     path("t/", include("scoring.table_urls")),
+    path("j/", include("scoring.judge_urls")),
+    path("a/", include("games.accept_urls")),
     path("admin/", admin.site.urls),
 ]

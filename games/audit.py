@@ -17,6 +17,8 @@ class GameVerb(models.TextChoices):
     RESULT_CONFIRMED = "result.confirmed", "Result confirmed"
     RESULT_SIGNED = "result.signed_scorecard", "Result confirmed from a signed scorecard"
     RESULT_CORRECTED = "result.corrected", "Result corrected"
+    CORRECTION_PROPOSED = "result.correction_proposed", "Correction proposed by a player"
+    CORRECTION_WITHDRAWN = "result.correction_withdrawn", "Proposed correction withdrawn"
     GAME_NOT_PLAYED = "game.not_played", "Game marked not played"
     GAME_FORFEIT = "game.forfeit", "Game marked a forfeit"
     GAME_BACK_TO_PLAYING = "game.back_to_playing", "Game put back to playing"

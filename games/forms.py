@@ -323,6 +323,34 @@ class PinInput(forms.TextInput):
         return None
 
 
+def pin_field(name: str = "") -> forms.CharField:
+    """A player's 4-digit table PIN, typed on a shared phone (drawn as dots, never shown back)."""
+    return forms.CharField(
+        label=f"{name}'s PIN" if name else "PIN",
+        max_length=4,
+        min_length=4,
+        strip=True,
+        # Not four digits is a typing slip, told on the field: it costs no try.
+        validators=[RegexValidator(r"^[0-9]{4}$", "A PIN is four digits.")],
+        widget=PinInput(
+            attrs={
+                "class": "pin-input",
+                "inputmode": "numeric",
+                "autocomplete": "off",
+                "pattern": "[0-9]*",
+                "maxlength": 4,
+                "size": 4,
+                "spellcheck": "false",
+            }
+        ),
+        error_messages={
+            "required": "Type your 4-digit PIN.",
+            "min_length": "A PIN is four digits.",
+            "max_length": "A PIN is four digits.",
+        },
+    )
+
+
 class TableAcceptForm(forms.Form):
     """One player's Accept button: who accepts (hidden; each player has their own button), and
     their 4-digit PIN when the session's rules ask for table PINs."""
@@ -332,30 +360,7 @@ class TableAcceptForm(forms.Form):
     def __init__(self, *args, pin: bool, name: str = "", **kwargs):
         super().__init__(*args, **kwargs)
         if pin:
-            self.fields["pin"] = forms.CharField(
-                label=f"{name}'s PIN" if name else "PIN",
-                max_length=4,
-                min_length=4,
-                strip=True,
-                # Not four digits is a typing slip, told on the field: it costs no try.
-                validators=[RegexValidator(r"^[0-9]{4}$", "A PIN is four digits.")],
-                widget=PinInput(
-                    attrs={
-                        "class": "pin-input",
-                        "inputmode": "numeric",
-                        "autocomplete": "off",
-                        "pattern": "[0-9]*",
-                        "maxlength": 4,
-                        "size": 4,
-                        "spellcheck": "false",
-                    }
-                ),
-                error_messages={
-                    "required": "Type your 4-digit PIN.",
-                    "min_length": "A PIN is four digits.",
-                    "max_length": "A PIN is four digits.",
-                },
-            )
+            self.fields["pin"] = pin_field(name)
 
     def typed_pin(self) -> str:
         return self.cleaned_data.get("pin", "")

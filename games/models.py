@@ -331,3 +331,59 @@ class SessionTotal(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} on {self.date}: {self.points} points"
+
+
+class ProposalState(models.TextChoices):
+    OPEN = "open", "Waiting for the other side"
+    ACCEPTED = "accepted", "Accepted"
+    WITHDRAWN = "withdrawn", "Withdrawn"
+    REPLACED = "replaced", "Replaced by a newer proposal"
+
+
+class CorrectionProposal(models.Model):
+    """A correction of a game's confirmed result proposed by a player of the game (someone who
+    plays never corrects alone): it takes effect when a player of another side accepts it
+    (games.services.corrections). `base` is the confirmed version it corrects: a proposal made
+    before the result changed again cannot be accepted."""
+
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="proposals")
+    base = models.ForeignKey(Result, on_delete=models.PROTECT, related_name="+")
+    scores = models.JSONField(help_text="The side scores proposed, by side index.")
+    reason = models.CharField(max_length=300)
+    proposed_side = models.PositiveSmallIntegerField()
+    proposed_by_player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    proposed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text="The login that proposed it on the game page; empty at the table.",
+    )
+    proposed_at = models.DateTimeField(default=timezone.now)
+    state = models.CharField(
+        max_length=10, choices=ProposalState.choices, default=ProposalState.OPEN
+    )
+    accepted_by_player = models.ForeignKey(
+        Player, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    closed_at = models.DateTimeField(null=True, blank=True)
+    result = models.ForeignKey(
+        Result,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text="The confirmed version its acceptance wrote.",
+    )
+
+    class Meta:
+        ordering = ["game", "-proposed_at", "-pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game"], condition=models.Q(state="open"), name="proposal_one_open_per_game"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Proposed correction of {self.game}: {self.scores}"

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from games import views
+from games import correction_views, views
 
 app_name = "games"
 
@@ -31,6 +31,16 @@ urlpatterns = [
         name="result_confirm",
     ),
     path("<int:pk>/correct/", views.ResultCorrectView.as_view(), name="result_correct"),
+    path(
+        "<int:pk>/corrections/propose/",
+        correction_views.CorrectionProposeView.as_view(),
+        name="correction_propose",
+    ),
+    path(
+        "<int:pk>/corrections/<int:proposal>/withdraw/",
+        correction_views.CorrectionWithdrawView.as_view(),
+        name="correction_withdraw",
+    ),
     path("<int:pk>/unfinished/", views.GameUnfinishedView.as_view(), name="game_unfinished"),
     path(
         "<int:pk>/back-to-playing/",

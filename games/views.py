@@ -430,6 +430,10 @@ class GameMixin(PageMixin, PermissionRequiredMixin, ClubMixin):
             context["correction_form"] = CorrectionForm(
                 game=game, sides=self.sides(), initial=initial
             )
+        from games.correction_views import correction_panel  # it builds on this module
+
+        bound = overrides.get("proposal_form")
+        context.update(correction_panel(self.request, game, current, self.sides(), bound))
         context.update(overrides)
         return context
 

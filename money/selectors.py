@@ -98,13 +98,21 @@ def settle_blockers(session: Session) -> list[Blocker]:
                 reverse("games:round", args=[unconfirmed[0].round_id]),
             )
         )
-    disputes = session_open_disputes(session).count()
-    if disputes:
+    waiting = list(session_open_disputes(session).values_list("claim_id", flat=True)[:2])
+    if waiting:
+        disputes = session_open_disputes(session).count()
+        # One dispute: straight to its claim page, where an organiser names a judge for it.
+        where = (
+            f"{reverse('scoring:claim', args=[waiting[0]])}#judge"
+            if disputes == 1
+            else reverse("scoring:session_report", args=[session.pk])
+        )
         blockers.append(
             Blocker(
-                f"{disputes} dispute{'s' if disputes != 1 else ''} waiting for a judge: "
-                "a judge rules first.",
-                reverse("scoring:session_report", args=[session.pk]),
+                f"{disputes} dispute{'s' if disputes != 1 else ''} waiting for a judge: a judge "
+                "who is not at the table rules first, or name a player present as judge for "
+                f"{'it' if disputes == 1 else 'each'}.",
+                where,
             )
         )
     coins = skunk_coin_lines(session)

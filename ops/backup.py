@@ -85,6 +85,11 @@ CLUB_ROWS: dict[str, str] = {
 NOT_BACKED_UP: dict[str, str] = {
     "core.submissiontoken": "a form's one-time token: spent by the next post, of no club",
     "club.loginlink": "a one-time link to set a password: a restored club gives new ones",
+    "club.playerlink": "a one-time link for a player present: it dies with its session",
+    "games.correctionproposal": (
+        "a proposed correction: the result version its acceptance wrote names who proposed and "
+        "who accepted it, and the audit trail keeps the rest"
+    ),
 }
 USER_LABEL = "auth.user"
 

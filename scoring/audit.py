@@ -18,6 +18,7 @@ class ScoringVerb(models.TextChoices):
     DISPUTE_OPENED = "dispute.opened", "Dispute opened"
     DISPUTE_RULED = "dispute.ruled", "Dispute ruled"
     DISPUTE_APPEALED = "dispute.appealed", "Ruling appealed"
+    DISPUTE_JUDGE_NAMED = "dispute.judge_named", "Player named judge for one dispute"
 
 
 CLAIM_FIELDS = (

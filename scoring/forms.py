@@ -8,6 +8,7 @@ save once.
 from django import forms
 
 from core.submissions import OneTimeFormMixin
+from games.forms import pin_field
 from scoring.discarding import MINE, THEIRS, DiscardAdvice, advise
 from scoring.engine import CardError, ScoringError, parse_card, parse_cards
 from scoring.models import ClaimKind
@@ -248,6 +249,36 @@ class RulingForm(OneTimeFormMixin, forms.Form):
             for name, value in self.cleaned_data.items()
             if name.startswith("side_")
         }
+
+
+class NameJudgeForm(OneTimeFormMixin, forms.Form):
+    """An organiser names a player present, not a party, as judge for one dispute."""
+
+    player = forms.TypedChoiceField(
+        coerce=int,
+        label="Player to judge this dispute",
+        error_messages={"required": "Choose the player who will judge this dispute."},
+    )
+
+    def __init__(self, *args, candidates: list[tuple[int, str]], **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["player"].choices = [("", "Choose a player present…"), *candidates]
+
+
+class LinkRulingForm(RulingForm):
+    """The ruling form of a named judge's one-time link: a judge's, with their PIN when the
+    session's rules ask for table PINs. `override` says whether the points are asked for."""
+
+    def __init__(self, *args, pin: bool, override: bool = True, **kwargs):
+        super().__init__(*args, **kwargs)
+        if not override:
+            for name in [name for name in self.fields if name.startswith("side_")]:
+                del self.fields[name]
+        if pin:
+            self.fields["pin"] = pin_field()
+
+    def typed_pin(self) -> str:
+        return self.cleaned_data.get("pin", "")
 
 
 # What a claim filed at the table may be: a play needs the cards of the count in order, which the

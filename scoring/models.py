@@ -18,6 +18,9 @@ Terms:
 - side: the side index of the game's seats (games.Seat.side); `points` maps side -> points.
 - dispute: opened by a player of the game who does not accept the current outcome. A judge who is
   not a party rules (level 1); one appeal goes to a different judge whose ruling is final (level 2).
+- named judge: a player present at the session, not a party, whom an organiser names to rule on
+  one dispute through a one-time link (club.PlayerLink), without a login: their ruling has
+  `judge_player` set and no `judge` login.
 """
 
 from __future__ import annotations
@@ -218,6 +221,19 @@ class Dispute(models.Model):
     )
     appeal_statement = models.CharField(max_length=500, blank=True)
     appealed_at = models.DateTimeField(null=True, blank=True)
+    named_judge = models.ForeignKey(
+        Player,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="disputes_to_judge",
+        help_text="A player present, not a party, named by an organiser to rule on this dispute "
+        "through a one-time link (changeable until they rule).",
+    )
+    named_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    named_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["opened_at", "pk"]
@@ -245,7 +261,7 @@ class Dispute(models.Model):
         if ruling is None:  # pragma: no cover - a ruled dispute has its ruling
             return self.get_state_display()
         decision = ruling.get_decision_display().lower()
-        judge = person_name(ruling.judge)
+        judge = ruling.judge_name
         if self.state == DisputeState.FINAL:
             return f"Ruled on appeal by {judge}: {decision} (final)"
         return f"Ruled by {judge}: {decision} (may be appealed once)"
@@ -259,7 +275,22 @@ class RulingDecision(models.TextChoices):
 class Ruling(models.Model):
     dispute = models.ForeignKey(Dispute, on_delete=models.PROTECT, related_name="rulings")
     level = models.PositiveSmallIntegerField(help_text="1: the first judge; 2: the appeal (final).")
-    judge = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    judge = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text="The judge's login; empty when a player named for this dispute ruled.",
+    )
+    judge_player = models.ForeignKey(
+        Player,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="rulings",
+        help_text="The player named judge for this dispute who ruled through their one-time link.",
+    )
     decision = models.CharField(max_length=10, choices=RulingDecision.choices)
     points = models.JSONField(help_text="Side index (as text) -> points that side scores.")
     reason = models.TextField(blank=True)
@@ -282,7 +313,19 @@ class Ruling(models.Model):
                 condition=models.Q(decision="agree") | ~models.Q(reason=""),
                 name="ruling_override_has_reason",
             ),
+            models.CheckConstraint(
+                condition=models.Q(judge__isnull=False, judge_player__isnull=True)
+                | models.Q(judge__isnull=True, judge_player__isnull=False),
+                name="ruling_by_a_login_or_a_named_player",
+            ),
         ]
 
     def __str__(self) -> str:
         return f"Ruling {self.level} on {self.dispute.claim}: {self.get_decision_display()}"
+
+    @property
+    def judge_name(self) -> str:
+        """Who ruled, for people: the login's player's name, or the named player's."""
+        if self.judge_player_id:
+            return self.judge_player.display_name
+        return person_name(self.judge)

@@ -80,9 +80,18 @@ def judges_queue(club) -> QuerySet[Dispute]:
     return (
         Dispute.objects.filter(claim__game__session__club=club, state__in=OPEN_DISPUTE_STATES)
         .select_related(
-            "claim__claimant", "claim__game__round", "claim__game__session", "opened_by"
+            "claim__claimant",
+            "claim__game__round",
+            "claim__game__session__club",
+            "opened_by",
+            "named_judge",
         )
-        .prefetch_related("claim__outcomes", "rulings__judge", "claim__game__seats__player")
+        .prefetch_related(
+            "claim__outcomes",
+            "rulings__judge",
+            "rulings__judge_player",
+            "claim__game__seats__player",
+        )
         .order_by("opened_at", "pk")
     )
 
@@ -92,11 +101,17 @@ def session_claims(session) -> QuerySet[Claim]:
     return (
         Claim.objects.filter(game__session=session)
         .select_related(
-            "claimant", "game__round", "muggins_caller", "dispute__opened_by", "cards_confirmed_by"
+            "claimant",
+            "game__round",
+            "muggins_caller",
+            "dispute__opened_by",
+            "dispute__named_judge",
+            "cards_confirmed_by",
         )
         .prefetch_related(
             "outcomes",
             "dispute__rulings__judge__players",
+            "dispute__rulings__judge_player",
             "game__seats__player",
             "cards_confirmed_by__players",
         )
@@ -110,7 +125,10 @@ def game_claims(game) -> QuerySet[Claim]:
         Claim.objects.filter(game=game)
         .select_related("claimant", "muggins_caller", "cards_confirmed_by", "dispute__opened_by")
         .prefetch_related(
-            "outcomes", "cards_confirmed_by__players", "dispute__rulings__judge__players"
+            "outcomes",
+            "cards_confirmed_by__players",
+            "dispute__rulings__judge__players",
+            "dispute__rulings__judge_player",
         )
         .order_by("-filed_at", "-pk")
     )

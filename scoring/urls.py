@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from scoring import views
+from scoring import judge_views, views
 
 app_name = "scoring"
 
@@ -21,6 +21,11 @@ urlpatterns = [
     path("disputes/", views.JudgesQueueView.as_view(), name="queue"),
     path("disputes/<int:pk>/rule/", views.DisputeRuleView.as_view(), name="dispute_rule"),
     path("disputes/<int:pk>/appeal/", views.DisputeAppealView.as_view(), name="dispute_appeal"),
+    path(
+        "disputes/<int:pk>/judge/",
+        judge_views.DisputeNameJudgeView.as_view(),
+        name="dispute_name_judge",
+    ),
     path(
         "sessions/<int:pk>/disputes/",
         views.SessionDisputesReportView.as_view(),

@@ -235,7 +235,9 @@ class ClaimMixin(PageMixin, GameClaimMixin):
             "outcome": services.current_outcome(claim),
             "dispute": dispute,
             "rulings": (
-                dispute.rulings.select_related("judge", "result").prefetch_related("judge__players")
+                dispute.rulings.select_related("judge", "judge_player", "result").prefetch_related(
+                    "judge__players"
+                )
                 if dispute
                 else []
             ),
@@ -268,6 +270,11 @@ class ClaimMixin(PageMixin, GameClaimMixin):
                 context["appeal_form"] = StatementForm()
             if services.can_rule(dispute, user):
                 context["ruling_form"] = RulingForm(sides=sides)
+            from scoring.judge_views import judge_panel  # it builds on this module's views
+
+            context.update(
+                judge_panel(self.request, dispute, bound=overrides.get("name_judge_form"))
+            )
         context.update(overrides)
         return context
 
@@ -438,7 +445,9 @@ class JudgesQueueView(PermissionRequiredMixin, ClubMixin, View):
     def get(self, request):
         disputes = list(judges_queue(self.club))
         for dispute in disputes:
-            dispute.can_rule = services.can_rule(dispute, request.user)
+            dispute.refusal = services.rule_refusal(dispute, request.user)
+            dispute.can_rule = dispute.refusal is None
+            dispute.can_name = services.can_name_judge(dispute, request.user)
         return render(request, "scoring/queue.html", {"disputes": disputes})
 
 
@@ -455,5 +464,6 @@ class SessionDisputesReportView(PermissionRequiredMixin, ClubMixin, View):
                 "session": session,
                 "claims": claims,
                 "disputed": [claim for claim in claims if hasattr(claim, "dispute")],
+                "can_name": request.user.has_perm(services.ORGANISER_PERMISSION),
             },
         )

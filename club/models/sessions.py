@@ -193,3 +193,53 @@ class WrongPin(models.Model):
 
     def __str__(self) -> str:
         return f"a wrong PIN for {self.player} at {self.session}"
+
+
+PLAYER_LINK_HOURS = 12  # a one-time player link dies with its session, and at the latest then
+
+
+class PlayerLinkPurpose(models.TextChoices):
+    JUDGE = "judge", "Judge one dispute"
+    ACCEPT = "accept", "Accept a correction"
+
+
+class PlayerLink(models.Model):
+    """A one-time link handed to a player present at a session, for one act on their phone
+    without a login: ruling on one dispute as its named judge, or accepting one proposed
+    correction (club.services.player_links). Only the SHA-256 of its token is stored. `target` is
+    the dispute's or the proposal's id (the app that owns the purpose reads it); `player` is the
+    one player who may use it, empty when any player the purpose allows may (the other side of a
+    proposal)."""
+
+    session = models.ForeignKey(Session, on_delete=models.PROTECT, related_name="player_links")
+    purpose = models.CharField(max_length=10, choices=PlayerLinkPurpose.choices)
+    target = models.PositiveIntegerField()
+    player = models.ForeignKey(
+        Player, on_delete=models.PROTECT, null=True, blank=True, related_name="player_links"
+    )
+    token_hash = models.CharField(max_length=64, unique=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text="The login that made it; empty when a player made it at the table.",
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    expires_at = models.DateTimeField()
+    used_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(
+        null=True, blank=True, help_text="When a newer link for the same act replaced it."
+    )
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        indexes = [models.Index(fields=["purpose", "target"])]
+
+    def __str__(self) -> str:
+        return f"{self.get_purpose_display()} link ({self.session})"
+
+    def is_live(self, now=None) -> bool:
+        now = now or timezone.now()
+        return self.used_at is None and self.revoked_at is None and now < self.expires_at

@@ -14,7 +14,9 @@ the user who made the change (None for the system itself, e.g. a data migration)
   checkin_leaves_after, checkin_leaves_undo, checkin_sits_out, checkin_sits_out_undo;
 - `logins`: club_start, login_give, login_role_set, login_link_new, login_link_use,
   password_change (and the reads of a link and a login their pages make);
-- `pins`: pin_set, pin_verify, pin_refusal.
+- `pins`: pin_set, pin_verify, pin_refusal;
+- `player_links`: player_link_issue, player_link_revoke, player_link_find, player_link_refusal,
+  player_link_spend (the one-time links a player present uses once, without a login).
 
 Every one is read from `club.services`.
 """
@@ -46,6 +48,13 @@ from club.services.logins import (
     token_digest,
 )
 from club.services.pins import pin_refusal, pin_set, pin_verify
+from club.services.player_links import (
+    player_link_find,
+    player_link_issue,
+    player_link_refusal,
+    player_link_revoke,
+    player_link_spend,
+)
 from club.services.players import PLAYER_FIELDS, player_create, player_update
 from club.services.sessions import (
     passes,
@@ -83,6 +92,11 @@ __all__ = [
     "password_change",
     "pin_refusal",
     "pin_set",
+    "player_link_find",
+    "player_link_issue",
+    "player_link_refusal",
+    "player_link_revoke",
+    "player_link_spend",
     "pin_verify",
     "player_create",
     "player_update",

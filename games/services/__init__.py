@@ -15,10 +15,21 @@ settled session, validates, and writes one audit entry per change inside its tra
   round_results_confirm;
 - `unfinished`: game_not_played, game_forfeit, game_back_to_playing (a game that cannot be
   finished);
+- `corrections`: correction_propose, correction_withdraw, correction_accept (a correction by
+  someone who plays, taking effect when the other side accepts it through its one-time link);
 - `table`: what the players do through a table's link without a login: table_result_enter,
   table_result_accept (and table_game, table_refusal, table_acceptors for its page).
 """
 
+from games.services.corrections import (
+    accept_refusal,
+    acceptors,
+    correction_accept,
+    correction_propose,
+    correction_withdraw,
+    link_proposal,
+    open_proposal,
+)
 from games.services.draws import (
     KIND_OF_TABLE,
     WITHDRAW_PERMISSION,
@@ -59,6 +70,13 @@ __all__ = [
     "NO_SCORES",
     "WITHDRAWN",
     "WITHDRAW_PERMISSION",
+    "accept_refusal",
+    "acceptors",
+    "correction_accept",
+    "correction_propose",
+    "correction_withdraw",
+    "link_proposal",
+    "open_proposal",
     "can_accept",
     "can_confirm",
     "can_correct",

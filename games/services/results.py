@@ -15,7 +15,7 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from club.audit import at_the_table
+from club.audit import at_the_table, by_link
 from club.locking import lock_session
 from club.models import Player
 from club.services import passes, session_require_open
@@ -92,9 +92,11 @@ def new_version(
     entered_side: int | None = None,
     now=None,
     player: Player | None = None,
+    confirmer: Player | None = None,
 ) -> tuple[Result, list[ResultLine]]:
     """The next version of a game's result and its lines, validated, not yet saved. `player`:
-    entered at the table by that player (no login; `actor` is None)."""
+    entered at the table by that player (no login; `actor` is None); `confirmer`: a confirmed
+    version accepted by that player without a login (a correction's other side, a named judge)."""
     if len(scores) != game.side_count:
         raise ValidationError(f"This table has {game.side_count} sides: give a score for each.")
     try:
@@ -114,6 +116,7 @@ def new_version(
         entered_side=entered_side,
         entered_at=now,
         confirmed_by=actor if confirmed else None,
+        confirmed_by_player=confirmer if confirmed else None,
         confirmed_at=now if confirmed else None,
     )
     result.full_clean(
@@ -150,6 +153,7 @@ def write_version(
     reason: str = "",
     entered_side: int | None = None,
     player: Player | None = None,
+    confirmer: Player | None = None,
 ) -> Result:
     """Supersede the current version (if any) and write the next one with its lines."""
     latest = game.results.aggregate(latest=Max("version"))["latest"] or 0
@@ -164,6 +168,7 @@ def write_version(
         reason=reason,
         entered_side=entered_side,
         player=player,
+        confirmer=confirmer,
     )
     game.results.exclude(state=ResultState.SUPERSEDED).update(state=ResultState.SUPERSEDED)
     result.save()
@@ -363,16 +368,19 @@ def result_confirm(*, result: Result, actor: AbstractBaseUser) -> Result:
 def result_correct(
     *,
     game: Game,
-    actor: AbstractBaseUser,
+    actor: AbstractBaseUser | None,
     scores: Sequence[int],
     reason: str,
     source: str = ResultSource.CORRECTION,
     token: str = "",
+    player: Player | None = None,
 ) -> Result:
     """Correct a confirmed result: a new confirmed version with a reason; the old one is kept.
 
     Used by organisers (a correction) and by judges' rulings (`source=ResultSource.RULING`); never
-    by someone who plays in the game (`_refuse_own_game`).
+    by someone who plays in the game (`_refuse_own_game`: he proposes a correction instead,
+    games.services.corrections). `player`: a player named judge for one dispute, ruling through
+    a one-time link (no login, `actor` is None): the version is entered and confirmed by them.
     """
     reason = (reason or "").strip()
     if not reason:
@@ -380,7 +388,11 @@ def result_correct(
     with transaction.atomic():
         spend_token(token=token, actor=actor)
         game = lock_game(game)
-        _refuse_own_game(game, actor)
+        if player is not None:
+            if game.seats.filter(player=player).exists():
+                raise ValidationError(f"{player} plays in this game: they cannot correct it.")
+        else:
+            _refuse_own_game(game, actor)
         require_played(game)
         current = current_result(game)
         if current is None or current.state != ResultState.CONFIRMED:
@@ -397,6 +409,8 @@ def result_correct(
             state=ResultState.CONFIRMED,
             source=source,
             reason=reason,
+            player=player,
+            confirmer=player,
         )
         refresh_session_totals(game.session)
         results_changed(game.session)
@@ -411,6 +425,7 @@ def result_correct(
                 "scores": {"before": before, "after": list(scores)},
                 "reason": reason,
                 "source": source,
+                **(by_link(player) if player is not None else {}),
             },
         )
     return result

@@ -20,10 +20,17 @@ from scoring.services.claims import (
 )
 from scoring.services.common import JUDGE_PERMISSION, ORGANISER_PERMISSION, current_outcome
 from scoring.services.disputes import (
+    can_name_judge,
     can_rule,
     dispute_appeal,
+    dispute_name_judge,
     dispute_open,
     dispute_rule,
+    judge_candidates,
+    judge_link_dispute,
+    judge_link_refusal,
+    link_dispute_rule,
+    rule_refusal,
     table_dispute_open,
 )
 
@@ -32,17 +39,24 @@ __all__ = [
     "MAX_PLAY_POINTS",
     "ORGANISER_PERMISSION",
     "can_confirm_cards",
+    "can_name_judge",
     "can_rule",
     "claim_confirm_cards",
     "claim_file",
     "count_claim",
     "current_outcome",
     "dispute_appeal",
+    "dispute_name_judge",
     "dispute_open",
     "dispute_rule",
     "is_impossible",
+    "judge_candidates",
+    "judge_link_dispute",
+    "judge_link_refusal",
+    "link_dispute_rule",
     "muggins_call",
     "needs_card_confirmation",
+    "rule_refusal",
     "table_claim_file",
     "table_dispute_open",
 ]

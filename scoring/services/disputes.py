@@ -1,6 +1,17 @@
 """Writes of disputes: opening one (on the game page or at the table), a judge's ruling, an
-appeal to a second judge. A ruling that changes the points of a confirmed result makes a new
-result version through `games.services.result_correct`."""
+appeal to a second judge, and naming a player present as judge for one dispute, who rules
+through a one-time link (club.services.player_links) without a login. A ruling that changes the
+points of a confirmed result makes a new result version through `games.services.result_correct`.
+
+Terms:
+- named judge: a player checked in to the dispute's session, of its club, not a party to the
+  claim (and, for an appeal, not the first ruling's judge), named by an organiser of the club.
+  Changeable until someone rules; naming again (the same player or another) makes a new link and
+  kills the older one. A ruling by a login judge kills the named player's unused link too.
+- PIN: when the session's rules ask for table PINs, the named judge types theirs before ruling,
+  as a player accepting a result at the table does: the link may be photographed or passed on,
+  and the PIN is what shows that the phone is in the named player's hand.
+"""
 
 from __future__ import annotations
 
@@ -9,9 +20,18 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from club.audit import at_the_table
-from club.models import Player
-from club.services import pages_changed, passes
+from club.audit import at_the_table, by_link
+from club.models import CheckIn, Player, PlayerLink, PlayerLinkPurpose
+from club.services import (
+    pages_changed,
+    passes,
+    pin_verify,
+    player_link_issue,
+    player_link_refusal,
+    player_link_revoke,
+    player_link_spend,
+)
+from club.services.logins import require_organiser
 from core.audit import audit_record
 from core.locking import locked
 from core.submissions import spend_token
@@ -109,16 +129,200 @@ def can_rule(dispute: Dispute, actor: AbstractBaseUser) -> bool:
     return passes(_check_judge, dispute, actor, True)
 
 
+def rule_refusal(dispute: Dispute, actor: AbstractBaseUser) -> str | None:
+    """Why `actor` may not rule on this dispute now, and what to do instead (None: they may)."""
+    try:
+        _check_judge(dispute, actor, True)
+    except (PermissionDenied, ValidationError) as error:
+        return " ".join(error.messages) if isinstance(error, ValidationError) else str(error)
+    return None
+
+
+def can_name_judge(dispute: Dispute, actor: AbstractBaseUser) -> bool:
+    """Whether `actor` may name a judge for this dispute now (for the pages)."""
+    if dispute.state not in (DisputeState.OPEN, DisputeState.APPEALED):
+        return False
+    club = dispute.claim.game.session.club
+    return passes(require_organiser, actor, club) and actor is not None
+
+
+def judge_candidates(dispute: Dispute) -> list[Player]:
+    """The players who may be named judge for this dispute: checked in to its session, not a
+    party to the claim, and for an appeal not the first ruling's judge; by name."""
+    claim = dispute.claim
+    session_id = claim.game.session_id
+    first = _first_ruling(dispute) if dispute.state == DisputeState.APPEALED else None
+    players = Player.objects.filter(checkins__session_id=session_id).order_by("display_name")
+    return [
+        player
+        for player in players
+        if claim.party_side(player.pk) is None and not _gave_ruling(first, player)
+    ]
+
+
+def _first_ruling(dispute: Dispute) -> Ruling | None:
+    return next((ruling for ruling in dispute.rulings.all() if ruling.level == 1), None)
+
+
+def _gave_ruling(ruling: Ruling | None, player: Player) -> bool:
+    if ruling is None:
+        return False
+    if ruling.judge_player_id is not None:
+        return ruling.judge_player_id == player.pk
+    return player.user_id is not None and ruling.judge_id == player.user_id
+
+
+def _check_named(dispute: Dispute, player: Player, session) -> None:
+    """Refuse, saying why, a player who may not be named judge for this dispute."""
+    if player.club_id != session.club_id:
+        raise ValidationError({"player": f"{player} is not a player of this club."})
+    if dispute.state not in (DisputeState.OPEN, DisputeState.APPEALED):
+        raise ValidationError(
+            f"This dispute is {dispute.get_state_display().lower()}: no judge to name now."
+        )
+    if not CheckIn.objects.filter(session=session, player=player).exists():
+        raise ValidationError(
+            {"player": f"{player} is not checked in to this session: name a player present."}
+        )
+    if dispute.claim.party_side(player.pk) is not None:
+        raise ValidationError(
+            {
+                "player": f"{player} plays in this game (a party to the claim): name a player "
+                "who does not."
+            }
+        )
+    if dispute.state == DisputeState.APPEALED and _gave_ruling(_first_ruling(dispute), player):
+        raise ValidationError(
+            {"player": f"{player} gave the first ruling: the appeal goes to someone else."}
+        )
+
+
+def dispute_name_judge(
+    *, dispute: Dispute, actor: AbstractBaseUser, player: Player, token: str = ""
+) -> str:
+    """An organiser of the club names a player present, not a party, as judge for this one
+    dispute (or its appeal). Returns the raw token of the one-time link to hand to that player
+    (club.services.player_links); naming again makes a new link and kills the older one. The
+    same form posted twice names once (`token`: core.submissions)."""
+    with transaction.atomic():
+        spend_token(token=token, actor=actor)
+        game = lock_game(dispute.claim.game)
+        require_organiser(actor, game.session.club)
+        locked(Claim.objects.all()).get(pk=dispute.claim_id)
+        dispute = locked(Dispute.objects.select_related("claim")).get(pk=dispute.pk)
+        _check_named(dispute, player, game.session)
+        before = dispute.named_judge_id
+        dispute.named_judge = player
+        dispute.named_by = actor
+        dispute.named_at = timezone.now()
+        dispute.save(update_fields=["named_judge", "named_by", "named_at"])
+        link = player_link_issue(
+            session=game.session,
+            purpose=PlayerLinkPurpose.JUDGE,
+            target=dispute.pk,
+            player=player,
+            actor=actor,
+        )
+        audit_record(
+            actor=actor,
+            action=ScoringVerb.DISPUTE_JUDGE_NAMED,
+            obj=dispute,
+            club=game.session.club,
+            data={
+                "dispute": dispute.pk,
+                "player": player.pk,
+                "player_name": player.display_name,
+                "replaces": before,
+            },
+        )
+    return link
+
+
+def judge_link_dispute(link: PlayerLink) -> Dispute | None:
+    """The dispute a judge's link is for (a read, for the link's page)."""
+    return (
+        Dispute.objects.select_related(
+            "claim__game__session__club", "claim__game__round", "claim__claimant", "opened_by"
+        )
+        .filter(pk=link.target, claim__game__session_id=link.session_id)
+        .first()
+    )
+
+
+def judge_link_refusal(link: PlayerLink, dispute: Dispute | None) -> str | None:
+    """Why a named judge's link cannot rule now (None: it can)."""
+    refusal = player_link_refusal(link)
+    if refusal:
+        return refusal
+    if dispute is None:
+        return "This dispute no longer exists: ask the organiser."
+    if dispute.named_judge_id != link.player_id:
+        return "The organiser has named another judge for this dispute: this link no longer works."
+    if dispute.state not in (DisputeState.OPEN, DisputeState.APPEALED):
+        return f"This dispute is {dispute.get_state_display().lower()}: there is nothing to rule."
+    return None
+
+
+def link_dispute_rule(
+    *,
+    link: PlayerLink,
+    decision: str,
+    points: dict[int, int] | None = None,
+    reason: str = "",
+    pin: str = "",
+) -> Ruling:
+    """The player named judge for a dispute rules through their one-time link, as a judge does
+    on the claim page (agree with the engine, or override with points and a reason). The ruling
+    has `judge_player` and no login; a result correction it makes records the player. The link
+    is spent. With the session's "table PINs" rule on, the player's PIN first (see the terms);
+    a refusal for another reason is made before the PIN is read, so it costs no try."""
+    player = link.player
+    dispute = judge_link_dispute(link)
+    refusal = judge_link_refusal(link, dispute)
+    if refusal:
+        raise ValidationError(refusal)
+    if dispute.claim.game.session.house_rules.table_pins:
+        pin_verify(session=dispute.claim.game.session, player=player, pin=pin)
+    reason = (reason or "").strip()
+    with transaction.atomic():
+        game = lock_game(dispute.claim.game)
+        locked(Claim.objects.all()).get(pk=dispute.claim_id)
+        dispute = locked(Dispute.objects.select_related("claim")).get(pk=dispute.pk)
+        refusal = judge_link_refusal(PlayerLink.objects.get(pk=link.pk), dispute)
+        if refusal:
+            raise ValidationError(refusal)
+        if dispute.claim.party_side(player.pk) is not None or (
+            dispute.state == DisputeState.APPEALED and _gave_ruling(_first_ruling(dispute), player)
+        ):
+            raise ValidationError("You may not rule on this dispute: ask the organiser.")
+        player_link_spend(link)
+        return _rule(
+            game=game,
+            dispute=dispute,
+            decision=decision,
+            points=points,
+            reason=reason,
+            actor=None,
+            player=player,
+        )
+
+
 def _check_judge(dispute: Dispute, actor: AbstractBaseUser, page: bool = False) -> None:
     if not actor.is_authenticated or not actor.has_perm(JUDGE_PERMISSION):
         raise PermissionDenied("Only judges rule on disputes.")
     if dispute.claim.party_side(_actor_player_id(actor, page=page)) is not None:
         # The parties are fixed when the claim is filed: a seat swap later changes nothing.
-        raise PermissionDenied("You are a party to this claim: a judge who is not must rule.")
+        raise PermissionDenied(
+            "You play in this game (a party to this claim): a judge who does not rules, or an "
+            "organiser names a player present who does not as judge for this dispute."
+        )
     if dispute.state == DisputeState.APPEALED:
         first = next(ruling for ruling in dispute.rulings.all() if ruling.level == 1)
-        if first.judge_id == actor.pk:
-            raise PermissionDenied("You gave the first ruling: the appeal goes to another judge.")
+        if first.judge_id is not None and first.judge_id == actor.pk:
+            raise PermissionDenied(
+                "You gave the first ruling: the appeal goes to another judge, or an organiser "
+                "names a player present who did not rule as judge for the appeal."
+            )
     elif dispute.state != DisputeState.OPEN:
         raise ValidationError(f"This dispute is {dispute.get_state_display().lower()}.")
 
@@ -146,57 +350,74 @@ def dispute_rule(
         locked(Claim.objects.all()).get(pk=dispute.claim_id)
         dispute = locked(Dispute.objects.select_related("claim")).get(pk=dispute.pk)
         _check_judge(dispute, actor)
-        claim = dispute.claim
-        engine_points = {int(k): v for k, v in current_outcome(claim).points.items()}
-        if decision == RulingDecision.AGREE:
-            ruled = engine_points
-        elif decision == RulingDecision.OVERRIDE:
-            if not reason:
-                raise ValidationError({"reason": "Write why you override the engine."})
-            sides = set(game.seats.values_list("side", flat=True))
-            ruled = {side: int((points or {}).get(side, 0)) for side in sorted(sides)}
-            if any(value < 0 for value in ruled.values()):
-                raise ValidationError("Points given are 0 or more for each side.")
-        else:
-            raise ValidationError({"decision": "Agree with the engine or override it."})
-        level = 2 if dispute.state == DisputeState.APPEALED else 1
-        before = (
-            engine_points
-            if level == 1
-            else {int(k): v for k, v in dispute.rulings.get(level=1).points.items()}
-        )
-        ruling = Ruling(
+        return _rule(
+            game=game,
             dispute=dispute,
-            level=level,
-            judge=actor,
             decision=decision,
-            points=_points_json(ruled),
+            points=points,
             reason=reason,
-        )
-        ruling.result, ruling.note = _apply_to_result(game, before, ruled, actor, claim, level)
-        ruling.full_clean()
-        ruling.save()
-        dispute.state = DisputeState.FINAL if level == 2 else DisputeState.RULED
-        dispute.save(update_fields=["state"])
-        _big_hand_changed(claim)
-        audit_record(
             actor=actor,
-            action=ScoringVerb.DISPUTE_RULED,
-            obj=ruling,
-            club=game.session.club,
-            data={
-                "dispute": dispute.pk,
-                "level": level,
-                "decision": decision,
-                "points": ruling.points,
-                "reason": reason,
-                "result_version": ruling.result.version if ruling.result else None,
-            },
+            player=None,
         )
+
+
+def _rule(*, game, dispute, decision, points, reason, actor, player) -> Ruling:
+    """The ruling and what follows it (inside the caller's transaction, the game, claim and
+    dispute locked and the judge checked): by a login judge (`actor`) or a named player."""
+    claim = dispute.claim
+    engine_points = {int(k): v for k, v in current_outcome(claim).points.items()}
+    if decision == RulingDecision.AGREE:
+        ruled = engine_points
+    elif decision == RulingDecision.OVERRIDE:
+        if not reason:
+            raise ValidationError({"reason": "Write why you override the engine."})
+        sides = set(game.seats.values_list("side", flat=True))
+        ruled = {side: int((points or {}).get(side, 0)) for side in sorted(sides)}
+        if any(value < 0 for value in ruled.values()):
+            raise ValidationError("Points given are 0 or more for each side.")
+    else:
+        raise ValidationError({"decision": "Agree with the engine or override it."})
+    level = 2 if dispute.state == DisputeState.APPEALED else 1
+    before = (
+        engine_points
+        if level == 1
+        else {int(k): v for k, v in dispute.rulings.get(level=1).points.items()}
+    )
+    ruling = Ruling(
+        dispute=dispute,
+        level=level,
+        judge=actor,
+        judge_player=player,
+        decision=decision,
+        points=_points_json(ruled),
+        reason=reason,
+    )
+    ruling.result, ruling.note = _apply_to_result(game, before, ruled, actor, claim, level, player)
+    ruling.full_clean()
+    ruling.save()
+    dispute.state = DisputeState.FINAL if level == 2 else DisputeState.RULED
+    dispute.save(update_fields=["state"])
+    player_link_revoke(purpose=PlayerLinkPurpose.JUDGE, target=dispute.pk)
+    _big_hand_changed(claim)
+    audit_record(
+        actor=actor,
+        action=ScoringVerb.DISPUTE_RULED,
+        obj=ruling,
+        club=game.session.club,
+        data={
+            "dispute": dispute.pk,
+            "level": level,
+            "decision": decision,
+            "points": ruling.points,
+            "reason": reason,
+            "result_version": ruling.result.version if ruling.result else None,
+            **(by_link(player) if player is not None else {}),
+        },
+    )
     return ruling
 
 
-def _apply_to_result(game, before, after, actor, claim, level):
+def _apply_to_result(game, before, after, actor, claim, level, player=None):
     """Move the game's confirmed scores by what the ruling changes; (result, note)."""
     delta = {side: after.get(side, 0) - before.get(side, 0) for side in set(before) | set(after)}
     if not any(delta.values()):
@@ -222,6 +443,7 @@ def _apply_to_result(game, before, after, actor, claim, level):
         scores=scores,
         reason=f"Judge's {which} on claim {claim.pk} ({claim}).",
         source=ResultSource.RULING,
+        player=player,
     )
     return result, f"Recorded scores moved to {scores} (result version {result.version})."
 

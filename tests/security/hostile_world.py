@@ -44,6 +44,7 @@ from games.forms import (
     ResultForm,
     ScorecardsForm,
     SwapForm,
+    TableAcceptForm,
     UnfinishedForm,
     WithdrawForm,
 )
@@ -54,7 +55,9 @@ from scoring import services as scoring_services
 from scoring.forms import (
     ClaimForm,
     ConfirmCardsForm,
+    LinkRulingForm,
     MugginsForm,
+    NameJudgeForm,
     RulingForm,
     StatementForm,
 )
@@ -72,7 +75,7 @@ from tests.security.hostile_world_base import (
     open_dispute,
     side_names,
 )
-from tests.web.test_pages import PK_OBJECT, named_urls, url_for
+from tests.web.test_pages import PK_OBJECT, name_a_judge, named_urls, url_for
 
 
 def rules_edit(w: World) -> Target:
@@ -356,6 +359,64 @@ def dispute_appeal(w: World) -> Target:
     return Target(url, w.seat_users()[0], fields, valid)
 
 
+def propose(game, scores=(121, 95)):
+    """A correction of `game`'s confirmed result proposed by its first seated login."""
+    seat = game.seats.filter(player__user__isnull=False).select_related("player__user").first()
+    return game_services.correction_propose(
+        game=game, actor=seat.player.user, scores=list(scores), reason="Miscounted."
+    )
+
+
+def correction_propose(w: World) -> Target:
+    confirm_all(w)
+    fields = form_fields(CorrectionForm(game=w.game, sides=side_names(w)), w)
+    valid = [{"side_0": "121", "side_1": "90", "reason": "Miscounted the last hand."}]
+    url = reverse("games:correction_propose", args=[w.game.pk])
+    return Target(url, w.seat_users()[0], fields, valid)
+
+
+def correction_withdraw(w: World) -> Target:
+    confirm_all(w)
+    proposal, _ = propose(w.game)
+    user = proposal.proposed_by
+    url = reverse("games:correction_withdraw", args=[w.game.pk, proposal.pk])
+    return Target(url, user)
+
+
+def accept_link(w: World) -> Target:
+    """A player of the other side accepts a proposed correction, nobody logged in."""
+    confirm_all(w)
+    proposal, key = propose(w.game)
+    other = next(s for s in w.game.seats.all() if s.side != proposal.proposed_side)
+    fields = form_fields(TableAcceptForm(pin=False), w)
+    valid = [{"player": str(other.player_id)}]
+    return Target(reverse("accept_link:page", args=[key]), None, fields, valid)
+
+
+def dispute_name_judge(w: World) -> Target:
+    dispute = open_dispute(w)
+    candidates = [(p.pk, p.display_name) for p in scoring_services.judge_candidates(dispute)]
+    fields = form_fields(NameJudgeForm(candidates=candidates), w)
+    valid = [{"player": str(candidates[0][0])}]
+    url = reverse("scoring:dispute_name_judge", args=[dispute.pk])
+    return Target(url, w.organiser, fields, valid)
+
+
+def judge_link(w: World) -> Target:
+    """A bystander named judge rules through the link, nobody logged in."""
+    dispute = open_dispute(w)
+    key = name_a_judge(dispute)
+    sides = [(side, p.display_name) for side, p in enumerate(w.seat_players())]
+    fields = form_fields(LinkRulingForm(sides=sides, pin=False), w)
+    fields["decision"] = st.one_of(st.sampled_from(("agree", "override", "AGREE")), HOSTILE)
+    fields.text.add("decision")
+    valid = [
+        {"decision": "agree"},
+        {"decision": "override", "side_0": "28", "side_1": "0", "reason": "Nobs was missed."},
+    ]
+    return Target(reverse("judge_link:page", args=[key]), None, fields, valid)
+
+
 def login(w: World) -> Target:
     username = w.organiser.get_username()
     fields = Fields(
@@ -429,6 +490,11 @@ TARGETS: dict[str, Callable[[World], Target]] = {
     "scoring:dispute_open": dispute_open,
     "scoring:dispute_rule": dispute_rule,
     "scoring:dispute_appeal": dispute_appeal,
+    "scoring:dispute_name_judge": dispute_name_judge,
+    "judge_link:page": judge_link,
+    "games:correction_propose": correction_propose,
+    "games:correction_withdraw": correction_withdraw,
+    "accept_link:page": accept_link,
 }
 
 
@@ -466,6 +532,12 @@ def url_of(name: str, objects: dict) -> str:
             kwargs[key] = login_give(player=newcomer, actor=None, username=username, role="player")
         elif key == "token":  # a table's link
             kwargs[key] = objects["game"].table_token
+        elif key == "key" and name.startswith("accept_link"):
+            kwargs[key] = propose(objects["game"])[1]
+        elif key == "key":  # a live judge's link: a bystander named judge
+            kwargs[key] = name_a_judge(objects["dispute"])
+        elif key == "proposal":
+            kwargs[key] = propose(objects["game"])[0].pk
         else:
             kwargs[key] = objects[key].pk
     return reverse(name, kwargs=kwargs)

@@ -57,7 +57,7 @@ def post_only(name: str) -> bool:
 # A one-time login link's address is a secret handed to one person: whoever holds it may use it,
 # whatever club they belong to, and it cannot be guessed (a made-up one is a 404 for everyone:
 # below, and tests/club/test_login_pages.py).
-LINKS = {"welcome"}
+LINKS = {"welcome", "judge_link:page", "accept_link:page"}
 # Actions on the poster's own login (its password, its PIN): a stranger posting there changes
 # their own account, never the first club's (tests/club/test_login_pages.py).
 OWN_ACCOUNT = {"club:account_password", "club:account_pin"}

@@ -8,9 +8,9 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from club.audit import ClubVerb
 from club.models import CheckIn, Club, LoginLink, Player, Session
-from club.services import login_give
+from club.services import login_give, player_link_issue
 from core.models import AuditEntry
-from games.models import Game, Result, Round
+from games.models import CorrectionProposal, Game, Result, Round
 from money.models import LedgerEntry, Settlement, SkunkCoin
 from scoring import services
 from scoring.models import Claim, Dispute
@@ -111,6 +111,9 @@ PAGES = {
     "games:result_enter": (LOGIN, 405, 405, 405, 405, 405, 403),
     "games:result_confirm": (LOGIN, 405, 405, 405, 405, 405, 403),
     "games:result_correct": (LOGIN, 403, 403, 405, 403, 405, 403),
+    # A correction proposed by a player of the game, and its withdrawal (POST only).
+    "games:correction_propose": (LOGIN, 405, 405, 405, 405, 405, 403),
+    "games:correction_withdraw": (LOGIN, 405, 405, 405, 405, 405, 403),
     # A game that cannot be finished: not played or a forfeit, and back to playing (organisers).
     "games:game_unfinished": (LOGIN, 403, 403, 405, 403, 405, 403),
     "games:game_back_to_playing": (LOGIN, 403, 403, 405, 403, 405, 403),
@@ -132,6 +135,13 @@ PAGES = {
     "scoring:dispute_rule": (LOGIN, 403, 405, 405, 403, 405, 403),
     "scoring:dispute_appeal": (LOGIN, 405, 405, 405, 405, 405, 403),
     "scoring:session_report": (LOGIN, 403, 200, 200, 403, 404, 403),
+    # An organiser names a player present as judge for one dispute (POST only).
+    "scoring:dispute_name_judge": (LOGIN, 403, 403, 405, 403, 405, 403),
+    # The named judge's one-time link: whoever holds it, logged in or not (tests/scoring/
+    # test_judge_link.py: the refusals).
+    "judge_link:page": (200, 200, 200, 200, 200, 200, 200),
+    # A proposed correction's acceptance link: whoever holds it (tests/games/test_corrections.py).
+    "accept_link:page": (200, 200, 200, 200, 200, 200, 200),
     # A table's link: anyone holding it, logged in or not, of any club, while its
     # round is open (tests/games/test_table_views.py: the refusals). Its forms are POST only.
     "table:page": (200, 200, 200, 200, 200, 200, 200),
@@ -149,11 +159,15 @@ LINK_IS_THE_KEY = {
     "table:accept",
     "table_claims:claim_new",
     "table_claims:dispute_open",
+    "judge_link:page",
+    "accept_link:page",
 }
+# One-time player links (club.PlayerLink): a post there acts once, for the player it names.
+PLAYER_LINKS = {"judge_link:page", "accept_link:page"}
 # The table link's forms: anonymous posts that write, but only their own table's rows
 # (docs/design.md "People and what they do": "Anonymous visitors write nothing but what a table's
 # link allows": its result, its claims and calls for a judge).
-TABLE_LINK_POSTS = LINK_IS_THE_KEY - {"table:page"}
+TABLE_LINK_POSTS = LINK_IS_THE_KEY - {"table:page"} - PLAYER_LINKS
 # Not pages: the logout action (POST only) and the admin, which Django guards itself.
 NOT_PAGES = {"logout"}
 
@@ -188,6 +202,7 @@ PK_OBJECT = {
     "games:game": "game",
     "standings:player": "player",
     "games:result": "game",
+    "games:correction": "game",
     "scoring:claim_new": "game",
     "scoring:claim": "claim",
     "scoring:muggins": "claim",
@@ -220,7 +235,16 @@ def url_for(name: str, club: Club) -> str:
         cents=25,
         paid_by=UserFactory(role="organisers", club=club),
     )
+    proposal = CorrectionProposal.objects.create(
+        game=result.game,
+        base=result,
+        scores=[121, 91],
+        reason="Miscounted.",
+        proposed_side=seat.side,
+        proposed_by_player=seat.player,
+    )
     objects = {
+        "proposal": proposal,
         "coin": coin,
         "player": checkin.player,
         "session": session,
@@ -246,11 +270,33 @@ def url_for(name: str, club: Club) -> str:
             )
         elif key == "token":  # a table's link
             kwargs[key] = objects["game"].table_token
+        elif key == "key" and name.startswith("accept_link"):  # a proposal's acceptance link
+            kwargs[key] = accept_link(proposal)
+        elif key == "key":  # a live one-time player link: a bystander named judge
+            kwargs[key] = name_a_judge(dispute)
         elif key in objects:
             kwargs[key] = objects[key].pk
         else:
             raise AssertionError(f"url_for does not know how to fill <{key}> of {name}")
     return reverse(name, kwargs=kwargs)
+
+
+def accept_link(proposal: CorrectionProposal) -> str:
+    """The raw token of a live acceptance link of `proposal`."""
+    return player_link_issue(
+        session=proposal.game.session,
+        purpose="accept",
+        target=proposal.pk,
+        player=None,
+        actor=None,
+    )
+
+
+def name_a_judge(dispute: Dispute) -> str:
+    """The raw token of a live judge's link: a player checked in, not at the table, named."""
+    session = dispute.claim.game.session
+    bystander = CheckInFactory(session=session, player__club=session.club).player
+    return services.dispute_name_judge(dispute=dispute, actor=None, player=bystander)
 
 
 def row_counts() -> tuple[int, ...]:
@@ -393,6 +439,19 @@ def test_anonymous_users_never_write(name, club, client):
     url = url_for(name, club)
     if name in TABLE_LINK_POSTS:
         assert_only_its_table_written(name, url, client)
+        return
+    if name == "accept_link:page":  # accepting needs a player of the other side: refused
+        before = row_counts()
+        assert client.post(url, POST_DATA).status_code == 400
+        assert row_counts() == before
+        return
+    if name in PLAYER_LINKS:  # the named judge rules once, audited by link with no actor
+        audit = AuditEntry.objects.count()
+        assert client.post(url, POST_DATA).status_code == 302
+        made = AuditEntry.objects.order_by("pk")[audit:]
+        assert made and all(entry.actor_id is None for entry in made)
+        assert client.get(url).status_code == 200  # once, to the phone that ruled: what it ruled
+        assert client.post(url, POST_DATA).status_code == 410  # spent
         return
     before = row_counts()
     response = client.post(url, POST_DATA)

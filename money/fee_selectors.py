@@ -23,6 +23,7 @@ from django.db.models.functions import Coalesce
 
 from club.models import CheckIn, Session
 from club.money import JACKPOT_FIELDS
+from club.selectors import FeeTotals
 from games.models import GameStatus, Seat
 from money.models import FeePayment, FeePaymentKind
 
@@ -147,3 +148,19 @@ def fees_owed(session: Session) -> dict[int, FeeLine]:
             + jackpots,
         )
     return lines
+
+
+def checkins_with_fees(session: Session, checkins) -> tuple[list[CheckIn], FeeTotals]:
+    """The session page's check-in rows, each with its `FeeLine` as `.fee`, and the card's
+    totals with the fee per game: collected (kept), still to pay, players, players square."""
+    lines = fees_owed(session)
+    rows = list(checkins)
+    for checkin in rows:
+        checkin.fee = lines[checkin.pk]
+    totals = FeeTotals(
+        collected_cents=sum(line.kept_cents for line in lines.values()),
+        owed_cents=sum(line.to_pay_cents for line in lines.values()),
+        players=len(lines),
+        paid=sum(1 for line in lines.values() if not line.to_pay_cents),
+    )
+    return rows, totals

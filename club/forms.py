@@ -22,6 +22,7 @@ class HouseRulesForm(forms.ModelForm):
         fields = list(Club.EDITABLE_FIELDS)
         labels = {
             "entry_fee_cents": "Entry fee (cents)",
+            "fee_per": "Entry fee is paid",
             "payout_coin_cents": "Payout coin (cents)",
             "players_per_paid_place": "Players per paid place",
             "skunk_line": "Skunk line (loser under)",

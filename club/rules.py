@@ -7,6 +7,9 @@ Terms (docs/design.md, "The club's house rules"):
 - snapshot: the JSON a session stores. `HouseRules.from_snapshot` reads one back; a key an older
   snapshot lacks (a rule added since) takes its default, so old sessions keep meaning what they
   meant (no jackpot, no skunk bank).
+- fee per: "session" (each player pays the entry fee once a morning) or "game" (the fee for each
+  game a player is seated in, docs/design.md "The club's house rules"); a snapshot from before
+  the rule reads "session", what it was played under.
 - paid places: one in `players_per_paid_place` players, rounded up (13 players at 4: 4 places).
 - place weights: "linear" (k, k-1, ..., 1), "equal", or whole numbers that never grow ("50,30,20").
 - skunk line: a loser whose score is under it is skunked; the double skunk line likewise
@@ -35,6 +38,8 @@ from dataclasses import asdict, dataclass, fields
 GAME_TARGETS = (61, 121)
 JACKPOT_HANDS = (29, 28, 24)
 WEIGHT_WORDS = ("linear", "equal")
+FEE_PER_SESSION = "session"
+FEE_PER_GAME = "game"
 
 
 def parse_place_weights(text: str) -> str | list[int]:
@@ -64,6 +69,7 @@ class HouseRules:
 
     game_target: int = 121
     entry_fee_cents: int = 25
+    fee_per: str = "session"
     payout_coin_cents: int = 25
     players_per_paid_place: int = 4
     place_weights: str = "linear"
@@ -132,6 +138,18 @@ class HouseRules:
         if hand not in JACKPOT_HANDS:
             raise ValueError(f"There is no jackpot for a {hand}: only for {JACKPOT_HANDS}.")
         return getattr(self, f"jackpot_{hand}_cents")
+
+    @property
+    def fee_per_game(self) -> bool:
+        """Whether the entry fee is owed for each game played rather than once a morning."""
+        return self.fee_per == FEE_PER_GAME
+
+    def morning_fee_cents(self) -> int:
+        """The most a player's fees can come to in one morning: the fee for every round per
+        game, else the fee once (what "pays for the morning" takes, before the jackpots)."""
+        if self.fee_per_game:
+            return self.entry_fee_cents * self.rounds_per_session
+        return self.entry_fee_cents
 
     @property
     def jackpots(self) -> dict[int, int]:

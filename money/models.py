@@ -12,6 +12,13 @@ Terms (docs/design.md, "The pot and payouts"):
 - skunk coin: one payout coin a skunked player owes the skunk bank for one game (a skunked line of
   a confirmed result, when the session's rules run the bank); a `SkunkCoin` row records that the
   organiser took it, who and when. Settling books exactly the coins taken.
+- fee payment: with the fee per game, one amount a player handed over (`FeePayment`, kind
+  payment) or the change an organiser gave back (kind change), who took or gave it and when.
+  What a player has paid is the sum of their payments; what the session keeps of it, less the
+  change given back. Undoing the last one deletes its row (audited), as handing back a skunk coin
+  does. With the fee per session the check-in's "Mark paid" records the payment, as before.
+- refund: the ledger row (-, in the session pot) of change given back, so the session pot's
+  rows sum to what was paid out.
 - ledger entry: one signed movement of integer cents into (+) or out of (-) a pot. Every balance
   is a sum of these rows; they are never edited or deleted (corrections are new rows).
 
@@ -26,7 +33,7 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
-from club.models import Club, Player, Session
+from club.models import CheckIn, Club, Player, Session
 from core.cents import MONEY_LIMIT_CENTS, money_validators
 from core.models import AppendOnlyModel
 from games.models import Game
@@ -51,6 +58,7 @@ class LedgerKind(models.TextChoices):
     SKUNK_BANK_WIN = "skunk_bank_win", "Skunk bank won"
     JACKPOT_COIN = "jackpot_coin", "Jackpot contribution"
     JACKPOT_WIN = "jackpot_win", "Jackpot won"
+    REFUND = "refund", "Change given back"
     REVERSAL = "reversal", "Reversed (session reopened)"
 
 
@@ -157,6 +165,35 @@ class SkunkCoin(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player}: skunk coin {self.cents}¢"
+
+
+class FeePaymentKind(models.TextChoices):
+    PAYMENT = "payment", "Paid"
+    CHANGE = "change", "Change given back"
+
+
+class FeePayment(models.Model):
+    """Money handed over for a check-in's fees with the fee per game (docs/design.md "The pot
+    and payouts"): a payment the organiser took, or change given back to the player."""
+
+    checkin = models.ForeignKey(CheckIn, on_delete=models.PROTECT, related_name="fee_payments")
+    kind = models.CharField(max_length=8, choices=FeePaymentKind.choices)
+    cents = models.PositiveIntegerField()
+    taken_at = models.DateTimeField(default=timezone.now)
+    taken_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["checkin", "taken_at", "pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(cents__gt=0), name="feepayment_cents_positive"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} {self.cents}¢ ({self.checkin})"
 
 
 class LedgerEntry(AppendOnlyModel):

@@ -18,8 +18,10 @@ from django.urls import reverse
 from club.models import CheckIn, Player, Session, SessionState
 from club.money import CHECKIN_JACKPOT_FIELDS, JACKPOT_FIELDS, owed_cents_expression
 from club.names import player_name_of
+from core.cents import format_cents
 from games.models import Game, GameStatus, ResultLine, ResultState
 from games.selectors import session_standings
+from money.fee_selectors import FeeLine, fees_owed
 from money.models import (
     JACKPOT_POTS,
     LedgerEntry,
@@ -52,6 +54,36 @@ def _names(names) -> str:
     return ", ".join(names)
 
 
+def _fee_blockers(session: Session, page: str) -> list[Blocker]:
+    """Per game: fees owed not paid yet, and change not given back yet, each by name."""
+    lines = sorted(fees_owed(session).values(), key=lambda line: line.name)
+    blockers = []
+    unpaid = [
+        f"{line.name} ({format_cents(line.to_pay_cents)})" for line in lines if line.to_pay_cents
+    ]
+    if unpaid:
+        blockers.append(
+            Blocker(
+                f"Fees not paid: {_names(unpaid)}. Take what they owe on their rows.",
+                f"{page}#checkin",
+            )
+        )
+    change = [
+        f"{line.name} ({format_cents(line.change_due_cents)})"
+        for line in lines
+        if line.change_due_cents
+    ]
+    if change:
+        blockers.append(
+            Blocker(
+                f"Change to give back: {_names(change)}. Give it and press Change given on "
+                "their rows.",
+                f"{page}#checkin",
+            )
+        )
+    return blockers
+
+
 def settle_blockers(session: Session) -> list[Blocker]:
     """Everything that stops the session being settled, each as a sentence saying what to do,
     with the page that does it."""
@@ -62,11 +94,15 @@ def settle_blockers(session: Session) -> list[Blocker]:
         blockers.append(
             Blocker("Nobody is checked in: there is nothing to settle.", f"{page}#checkin")
         )
-    unpaid = list(
-        CheckIn.objects.filter(session=session, paid_at__isnull=True)
-        .order_by("player__display_name")
-        .values_list("player__display_name", flat=True)
-    )
+    if session.house_rules.fee_per_game:
+        blockers += _fee_blockers(session, page)
+        unpaid = []
+    else:
+        unpaid = list(
+            CheckIn.objects.filter(session=session, paid_at__isnull=True)
+            .order_by("player__display_name")
+            .values_list("player__display_name", flat=True)
+        )
     if unpaid:
         blockers.append(
             Blocker(
@@ -139,34 +175,70 @@ def settle_blockers(session: Session) -> list[Blocker]:
 @dataclass(frozen=True)
 class SettleInputs:
     """What settling a session reads before it plans anything (`money.services.session_settle`,
-    once the session is locked): the standings, the fees actually paid, and the side pots the
-    session touches, with the names of their winners for the payout sheet."""
+    once the session is locked): the standings, the fees actually paid and the change given
+    back, and the side pots the session touches, with the names of their winners for the payout
+    sheet."""
 
     players: tuple[RankedPlayer, ...]  # the session's standings, best first
     fees: tuple[tuple[int, int], ...]  # (player id, cents) per paid check-in, in check-in order
     side_pots: tuple[SidePot, ...]  # the skunk bank first, then the jackpots 29, 28, 24
     names: dict[int, str]  # the side pots' winners' display names
+    refunds: tuple[tuple[int, int], ...] = ()  # (player id, cents) of change given back
+    pot_text: str = ""  # how the pot was made, for the payout sheet
 
     @property
     def pot_cents(self) -> int:
-        """The session pot: the fees actually paid."""
-        return sum(cents for _, cents in self.fees)
+        """The session pot: the fees actually paid, less the change given back."""
+        return sum(cents for _, cents in self.fees) - sum(cents for _, cents in self.refunds)
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}{'s' if n != 1 else ''}"
+
+
+def _pot_text(session: Session, lines: list[FeeLine], pot_cents: int) -> str:
+    """How the pot was made, for the payout sheet: "The pot: 38 games at 25¢ = $9.50" (per
+    game) or "The pot: 10 players at 25¢ = $2.50" (per session), naming the change given back."""
+    fee = format_cents(session.house_rules.entry_fee_cents)
+    if session.house_rules.fee_per_game:
+        made = f"{_count(sum(line.games for line in lines), 'game')} at {fee}"
+    else:
+        made = f"{_count(len(lines), 'player')} at {fee}"
+    text = f"The pot: {made} = {format_cents(pot_cents)}"
+    back = [line for line in lines if line.change_cents]
+    if back:
+        paid = sum(line.fees_paid_cents for line in lines)
+        names = ", ".join(f"{line.name} {format_cents(line.change_cents)}" for line in back)
+        text += f" ({format_cents(paid)} paid, less change given back: {names})"
+    return text + "."
 
 
 def settle_inputs(session: Session) -> SettleInputs:
     """What settling `session` needs to plan its payouts and side pots (`SettleInputs`). A side
     pot is there when the session's rules run it or it took money this session: the skunk bank
     with the skunk coins taken, a jackpot with the contributions recorded on the paid check-ins
-    (not the rules of today). Each carries over its balance before the session."""
+    (not the rules of today). Each carries over its balance before the session. With the fee
+    per game every check-in has paid what it owes (the blockers saw to it): the fees are what
+    each paid beyond the jackpots, the refunds the change given back."""
     players = tuple(
         RankedPlayer(player_id=row.player_id, rank=row.rank, name=row.player)
         for row in session_standings(session)
     )
-    paid = list(
-        CheckIn.objects.filter(session=session, paid_at__isnull=False).values(
-            "player_id", "fee_cents", *JACKPOT_FIELDS
+    checkins = CheckIn.objects.filter(session=session)
+    per_game = session.house_rules.fee_per_game
+    if not per_game:
+        checkins = checkins.filter(paid_at__isnull=False)
+    paid = list(checkins.values("pk", "player_id", "fee_cents", *JACKPOT_FIELDS))
+    owed = fees_owed(session)
+    lines = [owed[row["pk"]] for row in paid]
+    if per_game:
+        fees = tuple(
+            (line.player_id, line.fees_paid_cents) for line in lines if line.fees_paid_cents
         )
-    )
+        refunds = tuple((line.player_id, line.change_cents) for line in lines if line.change_cents)
+    else:
+        fees = tuple((row["player_id"], row["fee_cents"]) for row in paid)
+        refunds = ()
     side_pots = _skunk_bank(session) + _jackpots(session, paid)
     winners = {player_id for side_pot in side_pots for player_id in side_pot.winners}
     names = {}
@@ -176,11 +248,14 @@ def settle_inputs(session: Session) -> SettleInputs:
                 "pk", "display_name"
             )
         )
+    pot = sum(cents for _, cents in fees) - sum(cents for _, cents in refunds)
     return SettleInputs(
         players=players,
-        fees=tuple((row["player_id"], row["fee_cents"]) for row in paid),
+        fees=fees,
         side_pots=side_pots,
         names=names,
+        refunds=refunds,
+        pot_text=_pot_text(session, lines, pot),
     )
 
 
@@ -315,9 +390,10 @@ def skunk_coin_lines(session: Session) -> list[CoinLine]:
 @dataclass(frozen=True)
 class CashBox:
     """A session's cash box (docs/design.md "The pot and payouts": the cash box and the ledger
-    agree to the cent): what was collected (fees, jackpot contributions and skunk coins marked
-    paid), what was paid out (payouts and side-pot wins), and the difference, carried into the
-    side pots (or out of them, when it is below 0). Before settling nothing is paid out yet."""
+    agree to the cent): what was collected (fees, jackpot contributions and skunk coins taken),
+    the change given back (refunds, with the fee per game), what was paid out (payouts and
+    side-pot wins), and the difference, carried into the side pots (or out of them, when it is
+    below 0). Before settling nothing is paid out yet."""
 
     fees_cents: int
     contributions_cents: int
@@ -325,6 +401,7 @@ class CashBox:
     payouts_cents: int = 0
     side_pot_wins_cents: int = 0
     settled: bool = False
+    refunds_cents: int = 0
 
     @property
     def collected_cents(self) -> int:
@@ -336,17 +413,28 @@ class CashBox:
 
     @property
     def carried_cents(self) -> int:
-        return self.collected_cents - self.paid_out_cents
+        return self.collected_cents - self.refunds_cents - self.paid_out_cents
 
 
 def session_cash_box(session: Session, settlement: Settlement | None = None) -> CashBox:
-    """The session's cash box from the money actually taken (check-ins and skunk coins marked
-    paid) and, once settled, the current settlement's payouts and side-pot wins."""
-    paid = Q(paid_at__isnull=False)
-    totals = CheckIn.objects.filter(session=session).aggregate(
-        fees=Coalesce(Sum("fee_cents", filter=paid), 0),
-        owed=Coalesce(Sum(owed_cents_expression(), filter=paid), 0),
-    )
+    """The session's cash box from the money actually taken (check-ins marked paid, or with the
+    fee per game their payments, the jackpots counted first, and the change given back; skunk
+    coins taken) and, once settled, the current settlement's payouts and side-pot wins."""
+    if session.house_rules.fee_per_game:
+        lines = fees_owed(session).values()
+        contributions = sum(line.contributions_paid_cents for line in lines)
+        totals = {
+            "fees": sum(line.paid_cents for line in lines) - contributions,
+            "owed": sum(line.paid_cents for line in lines),
+        }
+        refunds = sum(line.change_cents for line in lines)
+    else:
+        paid = Q(paid_at__isnull=False)
+        totals = CheckIn.objects.filter(session=session).aggregate(
+            fees=Coalesce(Sum("fee_cents", filter=paid), 0),
+            owed=Coalesce(Sum(owed_cents_expression(), filter=paid), 0),
+        )
+        refunds = 0
     coins = SkunkCoin.objects.filter(session=session).aggregate(total=Coalesce(Sum("cents"), 0))[
         "total"
     ]
@@ -354,6 +442,7 @@ def session_cash_box(session: Session, settlement: Settlement | None = None) -> 
         "fees_cents": totals["fees"],
         "contributions_cents": totals["owed"] - totals["fees"],
         "skunk_coins_cents": coins,
+        "refunds_cents": refunds,
     }
     if settlement is None and session.state == SessionState.SETTLED:
         settlement = current_settlement(session)

@@ -3,11 +3,13 @@ ledger) and reopening it. The one bridge between the models and the pure plans o
 (`money.payout`) and the side pots (`money.side_pots`).
 
 Terms (docs/design.md, "The pot and payouts"):
-- pot: the entry fees actually paid for the session, integer cents; all of it is paid out.
+- pot: the entry fees actually paid for the session, less the change given back (with the fee
+  per game, money.fee_services), integer cents; all of it is paid out.
 - settlement: one settling of a session (a version); Payout rows say who got what.
 - ledger: signed rows per club and pot; + is money into the pot, - money out of it. Settling writes
-  the fees (+) and payouts (-) of the session pot, and the side pots' coins and wins; reopening
-  writes the reversal of each row of the replaced settlement. Every balance is a sum of rows.
+  the fees (+), refunds (-, change given back) and payouts (-) of the session pot, and the side
+  pots' coins and wins; reopening writes the reversal of each row of the replaced settlement.
+  Every balance is a sum of rows.
 - skunk bank (a club option): each skunk taken in a confirmed result owes one payout coin from
   the skunked player, taken at the table and marked paid by the organiser (`SkunkCoin`); an
   unpaid coin blocks settling, and settling books exactly the coins taken; a player who gives a
@@ -93,10 +95,17 @@ def session_settle(
         )
         sheet = [_side_pot_sheet(side_pot, inputs.names) for side_pot in side_pots]
         settlement = _settlement_write(
-            session=session, plan=plan, seed=seed, side_pots=sheet, actor=actor
+            session=session,
+            plan=plan,
+            seed=seed,
+            side_pots=sheet,
+            actor=actor,
+            pot_text=inputs.pot_text,
         )
         _payouts_write(settlement, plan)
-        _ledger_write(settlement, fees=inputs.fees, plan=plan, side_pots=side_pots)
+        _ledger_write(
+            settlement, fees=inputs.fees, refunds=inputs.refunds, plan=plan, side_pots=side_pots
+        )
         session.state = SessionState.SETTLED
         session.save(update_fields=["state"])
         pages_changed(session.club_id)
@@ -164,9 +173,10 @@ def _settlement_write(
     seed: int,
     side_pots: list[dict],
     actor: AbstractBaseUser,
+    pot_text: str = "",
 ) -> Settlement:
-    """The settlement row: the next version of the session's, with how the pot was split and
-    the side pots' sheet."""
+    """The settlement row: the next version of the session's, with how the pot was made and
+    split (its steps) and the side pots' sheet."""
     settlement = Settlement(
         session=session,
         version=session.settlements.count() + 1,
@@ -175,7 +185,7 @@ def _settlement_write(
         paid_places=plan.paid_places,
         weights=list(plan.weights),
         seed=seed,
-        steps=list(plan.steps),
+        steps=[pot_text, *plan.steps] if pot_text else list(plan.steps),
         cuts=[
             {
                 "places": list(cut.places),
@@ -222,10 +232,15 @@ def _ledger_write(
     fees: Sequence[tuple[int, int]],
     plan: PayoutPlan,
     side_pots: Sequence[SidePotPlan],
+    refunds: Sequence[tuple[int, int]] = (),
 ) -> None:
-    """The settlement's ledger rows, in this order: the fees into the session pot, its payouts
-    out of it (none of 0¢), then each side pot's money in and its wins."""
+    """The settlement's ledger rows, in this order: the fees into the session pot, the change
+    given back out of it (refunds), its payouts out of it (none of 0¢), then each side pot's
+    money in and its wins."""
     rows = [_ledger(settlement, Pot.MAIN, LedgerKind.FEE, cents, pid) for pid, cents in fees]
+    rows += [
+        _ledger(settlement, Pot.MAIN, LedgerKind.REFUND, -cents, pid) for pid, cents in refunds
+    ]
     rows += [
         _ledger(settlement, Pot.MAIN, LedgerKind.PAYOUT, -payout.amount_cents, payout.player_id)
         for payout in plan.payouts

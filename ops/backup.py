@@ -79,6 +79,7 @@ CLUB_ROWS: dict[str, str] = {
     "money.payout": "settlement__session__club",
     "money.ledgerentry": "club",
     "money.skunkcoin": "session__club",
+    "money.feepayment": "checkin__session__club",
     "core.auditentry": "club",
 }
 # Models of those apps that belong to no club, and why they are not backed up.

@@ -4,16 +4,19 @@ naming the row.
 
 Terms (money.models):
 - sums: a settlement's payouts sum to its pot; its ledger rows in the session pot net to zero
-  (fees in, payouts out) and its fees are its pot; the payouts in the ledger are its Payout
-  rows; the current settlement's pot is the fees its session's check-ins paid; no pot ends
-  below zero.
+  (fees in, refunds and payouts out) and its fees less its refunds are its pot; the payouts in
+  the ledger are its Payout rows; the current settlement's pot is the fees its session's
+  check-ins paid (with the fee per game: their payments beyond the jackpots, less the change
+  given back, `FeePayment` rows); no pot ends below zero.
 - states: a replaced settlement's rows are all reversed (every pot nets to zero), a current one
   has no reversal; a settled session has one current settlement and an open one none.
 - contributions: a current settlement books, for each paid check-in of its session, its fee in
-  the session pot and each jackpot contribution it paid (`CheckIn`'s `jackpot_<hand>_cents`) in
-  that jackpot, and in the skunk bank exactly the coins taken (`SkunkCoin` rows of the
-  session): one ledger row each, player and cents alike, and no other. A replaced settlement is
-  not compared with the check-ins, which may have changed since its session was reopened.
+  the session pot (with the fee per game, every check-in: what it paid beyond its jackpots,
+  and the change given back as a refund) and each jackpot contribution it paid (`CheckIn`'s
+  `jackpot_<hand>_cents`) in that jackpot, and in the skunk bank exactly the coins taken
+  (`SkunkCoin` rows of the session): one ledger row each, player and cents alike, and no other.
+  A replaced settlement is not compared with the check-ins, which may have changed since its
+  session was reopened.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from collections import Counter, defaultdict
 
 from club.models import SessionState
 from club.money import CHECKIN_JACKPOT_FIELDS
-from money.models import JACKPOT_POTS, LedgerKind, Pot, SettlementState
+from money.models import JACKPOT_POTS, FeePaymentKind, LedgerKind, Pot, SettlementState
 
 POT_NAMES = {pot: str(label).lower() for pot, label in Pot.choices}
 
@@ -54,9 +57,8 @@ class MoneyChecks:
             if settlement.state == SettlementState.CURRENT:
                 current[settlement.session_id] = settlement
         fees: Counter = Counter()
-        for checkin in self.rows.get("club.checkin", []):
-            if checkin.paid_at is not None:
-                fees[checkin.session_id] += checkin.fee_cents
+        for session_id, rows in self.fee_rows().items():
+            fees[session_id] = sum(cents for _, kind, _, cents, _ in rows if kind != "jackpot")
         for session in self.rows.get("club.session", []):
             settlement = current.get(session.pk)
             if session.state == SessionState.SETTLED and settlement is None:
@@ -103,10 +105,16 @@ class MoneyChecks:
                 f"it is current, yet money.ledgerentry #{reversal.pk} reverses a row of it.",
             )
         kept = [entry for entry in ledger if entry.kind != LedgerKind.REVERSAL]
-        fees = sum(entry.amount_cents for entry in kept if entry.kind == LedgerKind.FEE)
+        fees = sum(
+            entry.amount_cents
+            for entry in kept
+            if entry.kind in (LedgerKind.FEE, LedgerKind.REFUND)
+        )
         if fees != pot:
             self.fail(
-                settlement, f"its fees in the ledger sum to {fees:,}¢ but its pot is {pot:,}¢."
+                settlement,
+                f"its fees less its refunds in the ledger sum to {fees:,}¢ but its pot is "
+                f"{pot:,}¢.",
             )
         paid_out: Counter = Counter()
         for entry in kept:
@@ -122,22 +130,46 @@ class MoneyChecks:
                 f"{nets[left]:+,}¢, not 0 (reopening reverses every row).",
             )
 
+    def fee_rows(self) -> dict[int, list[tuple]]:
+        """Per session id, what its check-ins paid, as the ledger books it: (pot, kind, player,
+        cents, check-in); kind "fee", "refund" or "jackpot" (with the hand's pot)."""
+        sessions = {session.pk: session for session in self.rows.get("club.session", [])}
+        payments: dict[int, Counter] = defaultdict(Counter)
+        for payment in self.rows.get("money.feepayment", []):
+            payments[payment.checkin_id][payment.kind] += payment.cents
+        found: dict[int, list[tuple]] = defaultdict(list)
+        for c in self.rows.get("club.checkin", []):
+            session = sessions.get(c.session_id)
+            per_game = session is not None and session.house_rules.fee_per_game
+            if not per_game and c.paid_at is None:
+                continue
+            jackpots = [
+                (JACKPOT_POTS[hand], "jackpot", c.player_id, getattr(c, field), c)
+                for hand, field in CHECKIN_JACKPOT_FIELDS.items()
+                if getattr(c, field) > 0
+            ]
+            rows = found[c.session_id]
+            rows += jackpots
+            if not per_game:
+                rows.append((Pot.MAIN, "fee", c.player_id, c.fee_cents, c))
+                continue
+            paid = payments[c.pk][FeePaymentKind.PAYMENT]
+            fee = paid - min(paid, sum(row[3] for row in jackpots))
+            change = payments[c.pk][FeePaymentKind.CHANGE]
+            if fee:
+                rows.append((Pot.MAIN, "fee", c.player_id, fee, c))
+            if change:
+                rows.append((Pot.MAIN, "refund", c.player_id, -change, c))
+        return found
+
     def contributions(self, settlement, ledger: list) -> None:
         """What a current settlement booked from its session's check-ins and skunk coins (see
         the module's terms)."""
-        paid = [
-            checkin
-            for checkin in self.rows.get("club.checkin", [])
-            if checkin.session_id == settlement.session_id and checkin.paid_at is not None
+        kinds = {"fee": LedgerKind.FEE, "refund": LedgerKind.REFUND}
+        wanted = [
+            (pot, kinds.get(kind, LedgerKind.JACKPOT_COIN), player_id, cents, c)
+            for pot, kind, player_id, cents, c in self.fee_rows().get(settlement.session_id, [])
         ]
-        wanted = [(Pot.MAIN, LedgerKind.FEE, c.player_id, c.fee_cents, c) for c in paid]
-        for hand, field in CHECKIN_JACKPOT_FIELDS.items():
-            pot = JACKPOT_POTS[hand]
-            wanted += [
-                (pot, LedgerKind.JACKPOT_COIN, c.player_id, getattr(c, field), c)
-                for c in paid
-                if getattr(c, field) > 0
-            ]
         wanted += [
             (Pot.SKUNK_BANK, LedgerKind.SKUNK_COIN, coin.player_id, coin.cents, coin)
             for coin in self.rows.get("money.skunkcoin", [])
@@ -148,7 +180,12 @@ class MoneyChecks:
             owed[(pot, kind, player_id)].append((cents, source))
         booked: dict[tuple, list] = defaultdict(list)
         for entry in ledger:
-            if entry.kind in (LedgerKind.FEE, LedgerKind.JACKPOT_COIN, LedgerKind.SKUNK_COIN):
+            if entry.kind in (
+                LedgerKind.FEE,
+                LedgerKind.REFUND,
+                LedgerKind.JACKPOT_COIN,
+                LedgerKind.SKUNK_COIN,
+            ):
                 booked[(entry.pot, entry.kind, entry.player_id)].append(entry)
         for key in sorted(owed.keys() | booked.keys(), key=lambda k: (k[0], k[1], k[2] or 0)):
             self.booked_as_owed(settlement, key, owed[key], booked[key])
@@ -157,6 +194,7 @@ class MoneyChecks:
         pot, kind, player_id = key
         what = {
             LedgerKind.FEE: "entry fee",
+            LedgerKind.REFUND: "change given back",
             LedgerKind.JACKPOT_COIN: f"{POT_NAMES[pot]} contribution",
             LedgerKind.SKUNK_COIN: "skunk coin",
         }[kind]

@@ -4,7 +4,7 @@ live board and its refresh, and the organisers' page of login lock-outs."""
 
 from django.urls import path
 
-from web import board, lockouts, views
+from web import board, fee_views, lockouts, views
 
 app_name = "web"
 
@@ -25,6 +25,22 @@ urlpatterns = [
         "sessions/<int:pk>/checkins/<int:checkin>/undo/",
         views.CheckInActionView.as_view(action="undo"),
         name="checkin_undo",
+    ),
+    # The fee per game: take what is owed (or an amount ahead), change given back, undo.
+    path(
+        "sessions/<int:pk>/checkins/<int:checkin>/fee/take/",
+        fee_views.CheckInFeeView.as_view(action="take"),
+        name="checkin_fee_take",
+    ),
+    path(
+        "sessions/<int:pk>/checkins/<int:checkin>/fee/change/",
+        fee_views.CheckInFeeView.as_view(action="change"),
+        name="checkin_fee_change",
+    ),
+    path(
+        "sessions/<int:pk>/checkins/<int:checkin>/fee/undo/",
+        fee_views.CheckInFeeView.as_view(action="undo"),
+        name="checkin_fee_undo",
     ),
     path(
         "sessions/<int:pk>/checkins/<int:checkin>/leaves/",

@@ -39,6 +39,7 @@ from core.templatetags.pegboard import cents
 from games.models import ResultState
 from games.selectors import member_table, session_result_lines, session_rounds, session_standings
 from games.tables import SessionResultTable, StandingTable
+from money.fee_selectors import checkins_with_fees
 from money.selectors import (
     current_settlement,
     session_cash_box,
@@ -124,6 +125,12 @@ class SessionPageMixin(PageMixin, PermissionRequiredMixin, SessionMixin):
                 if not game.current_results
                 or game.current_results[0].state != ResultState.CONFIRMED
             }
+        if context["show_fees"] and session.house_rules.fee_per_game:
+            # Owed and paid per game (web/includes/checkin_fee.html).
+            context["checkins"], context["totals"] = checkins_with_fees(
+                session, context["checkins"]
+            )
+            context["fee_error"], context["fee_typed"] = {}, {}
         if context["show_fees"]:
             settlement = current_settlement(session) if not session.is_open else None
             context["cash_box"] = session_cash_box(session, settlement)

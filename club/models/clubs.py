@@ -25,6 +25,11 @@ class TableMode(models.TextChoices):
     PARTNERS = "partners", "Partners (4-player tables, two against two)"
 
 
+class FeePer(models.TextChoices):
+    SESSION = rules.FEE_PER_SESSION, "Per session (once a morning)"
+    GAME = rules.FEE_PER_GAME, "Per game (for each game a player is seated in)"
+
+
 class Weekday(models.IntegerChoices):
     MONDAY = 0, "Monday"
     TUESDAY = 1, "Tuesday"
@@ -101,7 +106,13 @@ class Club(PagesVersioned):
     entry_fee_cents = models.PositiveIntegerField(
         default=25,
         validators=money_validators(),
-        help_text="What each player pays per session, in cents (at most 10000).",
+        help_text="What each player pays per session or per game, in cents (at most 10000).",
+    )
+    fee_per = models.CharField(
+        max_length=10,
+        choices=FeePer.choices,
+        default=FeePer.SESSION,
+        help_text="Per game: each player owes the fee for each game they are seated in.",
     )
     payout_coin_cents = models.PositiveIntegerField(
         default=25,

@@ -118,6 +118,8 @@ def checkins_create(
     with transaction.atomic():
         session = lock_session(session.pk)
         session_require_open(session)
+        if paid:
+            _refuse_fee_per_game(session)
         present = set(session.checkins.values_list("player_id", flat=True))
         for player in players:
             _check_may_check_in(session, player)
@@ -191,6 +193,12 @@ def checkin_undo(*, checkin: CheckIn, actor: AbstractBaseUser | None) -> None:
             raise ValidationError(
                 f"{checkin.player} already has a game this session: the check-in stays."
             )
+        # The fee per game's payments (money.models.FeePayment) name the check-in.
+        if checkin.fee_payments.exists():
+            raise ValidationError(
+                f"{checkin.player} has paid toward the fees: undo the payments (hand the money "
+                "back) first, then undo the check-in."
+            )
         data = {
             "session": checkin.session_id,
             "player": checkin.player_id,
@@ -208,12 +216,21 @@ def checkin_undo(*, checkin: CheckIn, actor: AbstractBaseUser | None) -> None:
 
 
 def _lock_checkin(checkin: CheckIn) -> CheckIn:
-    """The check-in row, locked after its session, in an open session (call inside a
-    transaction)."""
+    """The check-in row, locked after its session, in an open session whose fee is per session
+    (call inside a transaction); with the fee per game, money.fee_services takes payments."""
     lock_session(checkin.session_id)
     checkin = locked(CheckIn.objects.select_related("session")).get(pk=checkin.pk)
     session_require_open(checkin.session)
+    _refuse_fee_per_game(checkin.session)
     return checkin
+
+
+def _refuse_fee_per_game(session: Session) -> None:
+    if session.house_rules.fee_per_game:
+        raise ValidationError(
+            "This session's fee is per game: take each player's money on their row (what they "
+            "owe now, or an amount ahead)."
+        )
 
 
 def fee_mark_paid(*, checkin: CheckIn, actor: AbstractBaseUser) -> CheckIn:

@@ -17,6 +17,8 @@ def test_defaults_are_the_design_house_rules():
     assert club.house_rules.snapshot() == {
         "game_target": 121,
         "entry_fee_cents": 25,
+        # docs/design.md: entry fee [25¢] per [session] or per game.
+        "fee_per": "session",
         "payout_coin_cents": 25,
         "players_per_paid_place": 4,
         "place_weights": "linear",
@@ -51,6 +53,7 @@ def test_defaults_are_the_design_house_rules():
         ({"game_target": 0}, "game_target"),
         ({"entry_fee_cents": -25}, "entry_fee_cents"),
         ({"entry_fee_cents": 0}, "entry_fee_cents"),
+        ({"fee_per": "month"}, "fee_per"),
         ({"payout_coin_cents": 0}, "payout_coin_cents"),
         ({"payout_coin_cents": -5}, "payout_coin_cents"),
         ({"players_per_paid_place": 0}, "players_per_paid_place"),

@@ -35,6 +35,7 @@ def test_an_old_snapshot_takes_the_defaults_of_rules_added_since():
         "jackpot_28_cents",
         "jackpot_24_cents",
         "forfeit_points",
+        "fee_per",
     )
     for later in later_rules:
         del old[later]
@@ -43,6 +44,16 @@ def test_an_old_snapshot_takes_the_defaults_of_rules_added_since():
     assert rules.entry_fee_cents == 50
     assert (rules.skunk_bank, rules.jackpots) == (False, {})
     assert rules.forfeit_points == 2  # docs/design.md "The club's house rules": a forfeit's 2
+    # docs/design.md "The club's house rules": entry fee per [session]: what old mornings were.
+    assert (rules.fee_per, rules.fee_per_game, rules.morning_fee_cents()) == ("session", False, 50)
+
+
+def test_the_fee_per_game_makes_the_morning_the_fee_for_every_round():
+    """docs/design.md "The club's house rules": entry fee [25¢] per [session] or per game."""
+    rules = HouseRules(entry_fee_cents=25, fee_per="game", rounds_per_session=6)
+    assert rules.fee_per_game
+    assert rules.morning_fee_cents() == 150
+    assert HouseRules.from_snapshot(rules.snapshot()).fee_per_game
 
 
 def test_a_session_reads_its_snapshot_not_the_clubs_current_rules():

@@ -101,6 +101,10 @@ OLD_URLS = (
     ("games:game_unfinished", "games/<int:pk>/unfinished/"),
     ("games:game_back_to_playing", "games/<int:pk>/back-to-playing/"),
     ("web:checkin_sits_out_undo", "club/sessions/<int:pk>/checkins/<int:checkin>/sits-out/undo/"),
+    # ... the fee per game on a check-in: take, change given back, undo.
+    ("web:checkin_fee_take", "club/sessions/<int:pk>/checkins/<int:checkin>/fee/take/"),
+    ("web:checkin_fee_change", "club/sessions/<int:pk>/checkins/<int:checkin>/fee/change/"),
+    ("web:checkin_fee_undo", "club/sessions/<int:pk>/checkins/<int:checkin>/fee/undo/"),
 )
 NEW_NAMES = {
     "club:session": "web:session",

@@ -33,7 +33,8 @@ def test_every_app_registers_its_own_verbs():
         for value, label in app_verbs.choices:
             assert verbs.is_verb(value) and verbs.verb_label(value) == label
     prefixes = {value.split(".")[0] for value in MoneyVerb.values}
-    assert prefixes == {"session", "skunk_coin"}  # settling and reopening; skunk coins
+    # settling and reopening; skunk coins; the fee per game's payments and change
+    assert prefixes == {"session", "skunk_coin", "fee"}
     # The verbs stored before the apps owned them are the same text, so old entries still read.
     assert {value for value, _ in verbs.verb_choices()} >= {
         "club.rules_changed",

@@ -171,6 +171,36 @@ def checkin_absence(action: str) -> Callable[[World], Target]:
     return target
 
 
+def _per_game_checkin(w: World) -> CheckIn:
+    """A check-in of a second session of the club, opened while its fee is per game."""
+    w.club.fee_per = "game"
+    w.club.save(update_fields=["fee_per"])
+    day = w.session.date + dt.timedelta(days=1)
+    session = club_services.session_open(club=w.club, actor=w.organiser, date=day)
+    w.club.fee_per = "session"
+    w.club.save(update_fields=["fee_per"])
+    return club_services.checkin_create(session=session, actor=w.organiser, player=w.players[0])
+
+
+def checkin_fee(action: str) -> Callable[[World], Target]:
+    """The fee per game's buttons on a check-in of a per-game session: take what is owed (or
+    an amount ahead, fuzzed), change given back, undo the last payment."""
+
+    def target(w: World) -> Target:
+        checkin = _per_game_checkin(w)
+        url = reverse(f"web:checkin_fee_{action}", args=[checkin.session_id, checkin.pk])
+        if action != "take":
+            return Target(url, w.organiser)
+        amounts = st.sampled_from(("25", "75¢", "$1.50", "0", "-25", "1e9", ""))
+        fields = Fields(
+            {"amount": st.one_of(amounts, HOSTILE), "kept": st.one_of(amounts, HOSTILE)},
+            text=["amount", "kept"],
+        )
+        return Target(url, w.organiser, fields, [{"amount": "25"}, {}])
+
+    return target
+
+
 def round_draw(w: World) -> Target:
     """The draw button names the round it draws (round 1 is drawn: 1 is a no-op, 2 draws)."""
     fields = Fields(
@@ -470,6 +500,9 @@ TARGETS: dict[str, Callable[[World], Target]] = {
     "web:checkin_leaves_undo": checkin_absence("leaves_undo"),
     "web:checkin_sits_out": checkin_absence("sits_out"),
     "web:checkin_sits_out_undo": checkin_absence("sits_out_undo"),
+    "web:checkin_fee_take": checkin_fee("take"),
+    "web:checkin_fee_change": checkin_fee("change"),
+    "web:checkin_fee_undo": checkin_fee("undo"),
     "money:session_settle": session_settle,
     "money:session_reopen": session_reopen,
     "money:skunk_coin_paid": skunk_coin_paid,

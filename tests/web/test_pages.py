@@ -96,6 +96,10 @@ PAGES = {
     "web:checkin_leaves_undo": (LOGIN, 403, 403, 405, 403, 405, 403),
     "web:checkin_sits_out": (LOGIN, 403, 403, 405, 403, 405, 403),
     "web:checkin_sits_out_undo": (LOGIN, 403, 403, 405, 403, 405, 403),
+    # The fee per game: take, change given back, undo (POST only, organisers).
+    "web:checkin_fee_take": (LOGIN, 403, 403, 405, 403, 405, 403),
+    "web:checkin_fee_change": (LOGIN, 403, 403, 405, 403, 405, 403),
+    "web:checkin_fee_undo": (LOGIN, 403, 403, 405, 403, 405, 403),
     "games:round_draw": (LOGIN, 403, 403, 405, 403, 405, 403),
     # The round page is public while the club publishes its standings (find your
     # name); its seating chart (the tables' links) stays the members'.

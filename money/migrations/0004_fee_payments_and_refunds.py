@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('club', '0025_club_fee_per'),
+        ('club', '0026_club_fee_per'),
         ('money', '0003_money_tables'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]

@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('club', '0024_checkin_leaves_sits_out_forfeit_points'),
+        ('club', '0025_player_links'),
     ]
 
     operations = [

@@ -189,7 +189,8 @@ def checkin_undo(*, checkin: CheckIn, actor: AbstractBaseUser | None) -> None:
         session_require_open(checkin.session)
         if checkin.player.seats.filter(game__session=checkin.session).exists():
             raise ValidationError(
-                f"{checkin.player} already has a game this session: the check-in stays."
+                f"{checkin.player} already has a game this session: the check-in stays. If they "
+                'are going home, choose "Leaves after round" on their row instead.'
             )
         data = {
             "session": checkin.session_id,

@@ -135,6 +135,12 @@ def session_checkins(session) -> QuerySet[CheckIn]:
         CheckIn.objects.filter(session=session)
         .select_related("player", "paid_by")
         .annotate(paid_by_name=player_name_of("paid_by", session.club_id))  # "Paid to <name>"
+        # Seated in a drawn round of the session: the check-in can no longer be undone.
+        .annotate(
+            seated=Count(
+                "player__seats", filter=Q(player__seats__game__session=session), distinct=True
+            )
+        )
         .order_by(Lower("player__display_name"))
     )
 

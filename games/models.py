@@ -165,6 +165,22 @@ class ResultState(models.TextChoices):
     SUPERSEDED = "superseded", "Superseded"
 
 
+# A result's state as the players say it (the pages); the state's name is for the audit log.
+STATE_WORDS = {
+    ResultState.DRAFT: "Waiting for the other side to accept",
+    ResultState.CONFIRMED: "Confirmed",
+    ResultState.SUPERSEDED: "Replaced",
+}
+# What replaced a version, by the replacing version's source: "replaced by the correction of 10:42".
+REPLACED_BY_WORDS = {
+    "entry": "a new entry",
+    "table": "a new entry at the table",
+    "scorecard": "the scorecard",
+    "correction": "the correction",
+    "ruling": "the judge's ruling",
+}
+
+
 class ResultSource(models.TextChoices):
     ENTRY = "entry", "Entered on the game page"
     TABLE = "table", "Entered at the table (its link)"
@@ -243,6 +259,16 @@ class Result(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game}, result v{self.version} ({self.get_state_display().lower()})"
+
+    @property
+    def state_words(self) -> str:
+        """The state as players say it ("Waiting for the other side to accept")."""
+        return STATE_WORDS.get(self.state, self.get_state_display())
+
+    @property
+    def replacing_words(self) -> str:
+        """This version as what replaced an older one: "the correction", "a new entry"."""
+        return REPLACED_BY_WORDS.get(self.source, "a new version")
 
     @property
     def entered_by_name(self) -> str:

@@ -397,6 +397,8 @@ class GameMixin(PageMixin, PermissionRequiredMixin, ClubMixin):
         user = self.request.user
         history = list(game_history(game))
         current = next((r for r in history if r.state != ResultState.SUPERSEDED), None)
+        for newer, older in zip(history, history[1:], strict=False):  # newest first
+            older.replaced_by = newer
         seated = game.seats.filter(player__user=user).exists() if user.is_authenticated else False
         organiser = user.has_perm(services.CORRECT_PERMISSION)
         open_ = game.session.is_open

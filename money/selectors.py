@@ -8,7 +8,7 @@ Terms: see `money.models`. Balances are sums of ledger rows, counted in the data
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from django.db import connection
 from django.db.models import Count, Q, Sum
@@ -453,6 +453,17 @@ def session_cash_box(session: Session, settlement: Settlement | None = None) -> 
     )["total"]
     wins = sum(pot["won_cents"] for pot in settlement.side_pots)
     return CashBox(**box, payouts_cents=payouts, side_pot_wins_cents=wins, settled=True)
+
+
+def session_cash_box_planned(session: Session, plan) -> CashBox:
+    """The session's cash box as it will be once `plan` (money.services.SettlePlan, not yet
+    written) is settled: the money taken now, and the plan's payouts and side-pot wins."""
+    return replace(
+        session_cash_box(session),
+        payouts_cents=sum(payout.amount_cents for payout in plan.pot.payouts),
+        side_pot_wins_cents=sum(pot["won_cents"] for pot in plan.sheet),
+        settled=True,
+    )
 
 
 def pot_balance(club, pot: str) -> int:

@@ -31,8 +31,11 @@ wins, and no pot is paid out twice. Two presses on one session make one settleme
 
 from __future__ import annotations
 
+import hashlib
+import json
 import secrets
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
@@ -67,17 +70,77 @@ from money.selectors import (
 from money.side_pots import SidePotPlan, plan_side_pots
 
 
+class SettleChanged(ValidationError):
+    """What the payout sheet showed is no longer what settling would do: a result, a fee or a
+    side pot changed since it was shown. The organiser looks at the new sheet first."""
+
+
+@dataclass(frozen=True)
+class SettlePlan:
+    """Everything settling `session` will write, worked out and not yet written: the payout
+    plan of the session pot, the side pots' plans and their sheet, from `seed`. The payout sheet
+    shown before settling is this plan; settling with the same seed and inputs writes exactly
+    it. `fingerprint` names what the plan says (pot, payouts, cuts, side pots), so a press on a
+    sheet that is no longer true is noticed."""
+
+    seed: int
+    inputs: SettleInputs
+    pot: PayoutPlan
+    side_pots: tuple[SidePotPlan, ...]
+    sheet: tuple[dict, ...]
+
+    @property
+    def fingerprint(self) -> str:
+        said = {
+            "seed": self.seed,
+            "pot": self.pot.pot_cents,
+            "fees": [list(fee) for fee in self.inputs.fees],
+            "refunds": [list(refund) for refund in self.inputs.refunds],
+            "payouts": [[p.player_id, p.place, p.amount_cents] for p in self.pot.payouts],
+            "cuts": [[list(c.places), list(c.order)] for c in self.pot.cuts],
+            "side_pots": list(self.sheet),
+        }
+        text = json.dumps(said, sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+def settle_plan(session: Session, seed: int) -> SettlePlan:
+    """What settling `session` with `seed` would do now (reads only; the caller checked the
+    blockers). `session_settle` makes this plan under its locks; the payout sheet shown before
+    settling makes it without them."""
+    inputs = settle_inputs(session)
+    pot = _plan_pot(session, inputs, seed)
+    side_pots = tuple(
+        plan_side_pots(
+            inputs.side_pots, coin_cents=session.house_rules.payout_coin_cents, seed=seed
+        )
+    )
+    sheet = tuple(_side_pot_sheet(side_pot, inputs.names) for side_pot in side_pots)
+    return SettlePlan(seed=seed, inputs=inputs, pot=pot, side_pots=side_pots, sheet=sheet)
+
+
+def new_settle_seed() -> int:
+    """A fresh seed for the cut of the cards that breaks an indivisible coin."""
+    return secrets.randbelow(2**53)
+
+
 def session_settle(
-    *, session: Session, actor: AbstractBaseUser, seed: int | None = None
+    *,
+    session: Session,
+    actor: AbstractBaseUser,
+    seed: int | None = None,
+    fingerprint: str = "",
 ) -> Settlement:
     """Rank the session, pay the whole pot out by the house rules, settle the side pots, write
     the ledger, lock the session.
 
-    Refused with every blocker listed. Safe to run twice: a settled session returns its
-    settlement. The club row is locked first (the side pots are club-wide), then the session, so
-    concurrent presses make one settlement and two sessions of a club settle one after the other.
-    The steps: lock, check the blockers, read what the plans need, make the plans (pure), write
-    the rows they describe, audit.
+    Refused with every blocker listed. With the `fingerprint` of the payout sheet the organiser
+    was shown (`SettlePlan.fingerprint`, same `seed`), refused with `SettleChanged` when the plan
+    is no longer that sheet. Safe to run twice: a settled session returns its settlement. The
+    club row is locked first (the side pots are club-wide), then the session, so concurrent
+    presses make one settlement and two sessions of a club settle one after the other.
+    The steps: lock, check the blockers, make the plan (`settle_plan`), check it is the one
+    shown, write the rows it describes, audit.
     """
     with transaction.atomic():
         lock_club(session.club_id)
@@ -87,24 +150,27 @@ def session_settle(
         blockers = settle_blockers(session)
         if blockers:
             raise ValidationError(blockers)
-        inputs = settle_inputs(session)
-        seed = seed if seed is not None else secrets.randbelow(2**53)
-        plan = _plan_pot(session, inputs, seed)
-        side_pots = plan_side_pots(
-            inputs.side_pots, coin_cents=session.house_rules.payout_coin_cents, seed=seed
-        )
-        sheet = [_side_pot_sheet(side_pot, inputs.names) for side_pot in side_pots]
+        plan = settle_plan(session, seed if seed is not None else new_settle_seed())
+        if fingerprint and fingerprint != plan.fingerprint:
+            raise SettleChanged(
+                "Something changed since the payout sheet was shown (a result, a fee or a side "
+                "pot): here it is as it is now. Check it, then settle."
+            )
         settlement = _settlement_write(
             session=session,
-            plan=plan,
-            seed=seed,
-            side_pots=sheet,
+            plan=plan.pot,
+            seed=plan.seed,
+            side_pots=list(plan.sheet),
             actor=actor,
-            pot_text=inputs.pot_text,
+            pot_text=plan.inputs.pot_text,
         )
-        _payouts_write(settlement, plan)
+        _payouts_write(settlement, plan.pot)
         _ledger_write(
-            settlement, fees=inputs.fees, refunds=inputs.refunds, plan=plan, side_pots=side_pots
+            settlement,
+            fees=plan.inputs.fees,
+            refunds=plan.inputs.refunds,
+            plan=plan.pot,
+            side_pots=plan.side_pots,
         )
         session.state = SessionState.SETTLED
         session.save(update_fields=["state"])
@@ -117,10 +183,10 @@ def session_settle(
             data={
                 "session": session.pk,
                 "version": settlement.version,
-                "pot_cents": plan.pot_cents,
-                "payouts": {str(p.player_id): p.amount_cents for p in plan.payouts},
-                "seed": seed,
-                "side_pots": sheet,
+                "pot_cents": plan.pot.pot_cents,
+                "payouts": {str(p.player_id): p.amount_cents for p in plan.pot.payouts},
+                "seed": plan.seed,
+                "side_pots": list(plan.sheet),
             },
         )
     return settlement

@@ -8,6 +8,11 @@ app_name = "money"
 
 urlpatterns = [
     path("sessions/<int:pk>/settle/", views.SessionSettleView.as_view(), name="session_settle"),
+    path(
+        "sessions/<int:pk>/settle/preview/",
+        views.SettlePreviewView.as_view(),
+        name="settle_preview",
+    ),
     path("sessions/<int:pk>/settlement/", views.SettlementView.as_view(), name="settlement"),
     path("sessions/<int:pk>/reopen/", views.SessionReopenView.as_view(), name="session_reopen"),
     path(

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.mixins import PermissionRequiredMixin
+from django.core import signing
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.defaultfilters import pluralize
@@ -34,26 +35,124 @@ from money.selectors import (
     player_money,
     pot_balances,
     session_cash_box,
+    session_cash_box_planned,
+    settle_blockers,
 )
 from money.tables import LedgerTable
 
+SHEET_SALT = "pegboard.money.settle-sheet"
 
-class SessionSettleView(PermissionRequiredMixin, SessionMixin, View):
+
+def _sheet_token(session, plan: services.SettlePlan) -> str:
+    """The hidden field of the payout sheet's "Settle and lock": the seed it was worked out from
+    and its fingerprint, signed so that nobody chooses the cut of the cards."""
+    return signing.dumps(
+        {"session": session.pk, "seed": plan.seed, "fp": plan.fingerprint}, salt=SHEET_SALT
+    )
+
+
+def _read_sheet_token(session, token: str) -> dict | None:
+    try:
+        data = signing.loads(token or "", salt=SHEET_SALT, max_age=SHEET_MAX_AGE)
+    except signing.BadSignature:
+        return None
+    if not isinstance(data, dict) or data.get("session") != session.pk:
+        return None
+    return data
+
+
+# A payout sheet older than this is worked out again before settling.
+SHEET_MAX_AGE = 6 * 60 * 60
+
+
+def _cut_lines(cuts, names: dict) -> list[dict]:
+    """The cuts of the cards, for people: what each decided, who drew what, who won it."""
+    return [
+        {
+            "decides": cut["decides"],
+            "cards": [(names.get(pid, pid), card) for pid, card in cut["cards"]],
+            "winner": names.get(cut["order"][0], ""),
+        }
+        for cut in cuts
+    ]
+
+
+class SettlePreviewView(PermissionRequiredMixin, SessionMixin, View):
+    """The payout sheet before settling, exactly as settling will write it (same seed, same
+    inputs: money.services.settle_plan), with "Settle and lock"; or what blocks settling."""
+
     permission_required = "money.settle_session"
+    template_name = "money/settle_preview.html"
+
+    def get(self, request, *args, **kwargs):
+        session = self.get_session()
+        if session.state == SessionState.SETTLED:
+            return redirect("money:settlement", pk=session.pk)
+        return self.render_preview(session)
+
+    def render_preview(self, session, status: int = 200):
+        blockers = settle_blockers(session)
+        context = {"session": session, "blockers": blockers}
+        if not blockers:
+            plan = services.settle_plan(session, services.new_settle_seed())
+            players = dict(session.checkins.values_list("player_id", "player__display_name"))
+            context |= {
+                "plan": plan,
+                "payouts": [
+                    {
+                        "place": p.place,
+                        "name": players.get(p.player_id, ""),
+                        "cents": p.amount_cents,
+                    }
+                    for p in plan.pot.payouts
+                    if p.amount_cents
+                ],
+                "cuts": _cut_lines(
+                    [
+                        {
+                            "decides": cut.decides,
+                            "cards": [[card.player_id, card.card] for card in cut.cards],
+                            "order": list(cut.order),
+                        }
+                        for cut in plan.pot.cuts
+                    ],
+                    players,
+                ),
+                "side_pots": list(plan.sheet),
+                "cash_box": session_cash_box_planned(session, plan),
+                "sheet_token": _sheet_token(session, plan),
+            }
+        return render(self.request, self.template_name, context, status=status)
+
+
+class SessionSettleView(SettlePreviewView):
+    """ "Settle and lock" on the payout sheet: settles exactly the sheet shown. A press without
+    a sheet, or on a sheet no longer true, shows the sheet as it is now instead."""
+
+    http_method_names = ["post"]
 
     def post(self, request, *args, **kwargs):
         session = self.get_session()
         if session.state == SessionState.SETTLED:  # the button pressed twice: settled once
             messages.info(request, "This session is already settled: the payouts are below.")
             return redirect("money:settlement", pk=session.pk)
+        sheet = _read_sheet_token(session, request.POST.get("sheet", ""))
+        if sheet is None:
+            messages.info(request, "Here is the payout sheet: check it, then settle and lock.")
+            return redirect("money:settle_preview", pk=session.pk)
         try:
-            services.session_settle(session=session, actor=request.user)
+            services.session_settle(
+                session=session, actor=request.user, seed=sheet["seed"], fingerprint=sheet["fp"]
+            )
+        except services.SettleChanged as error:
+            messages.warning(request, error.messages[0])
+            return self.render_preview(session, status=409)
         except ValidationError as error:
             messages.error(request, "The session cannot be settled yet:")
             for message in error.messages:
                 messages.error(request, message)
             return redirect(reverse("web:session", args=[session.pk]) + "#settle")
-        messages.success(request, "Session settled: the payouts are below.")
+        messages.success(request, "Session settled and locked: the payouts are below.")
         return redirect("money:settlement", pk=session.pk)
 
 
@@ -112,14 +211,7 @@ class SettlementView(PermissionRequiredMixin, SessionMixin, View):
         session = self.get_session()
         current = current_settlement(session)
         names = dict(session.checkins.values_list("player_id", "player__display_name"))
-        cuts = [
-            {
-                "decides": cut["decides"],
-                "cards": [(names.get(pid, pid), card) for pid, card in cut["cards"]],
-                "winner": names.get(cut["order"][0], ""),
-            }
-            for cut in (current.cuts if current else [])
-        ]
+        cuts = _cut_lines(current.cuts if current else [], names)
         context = {
             "session": session,
             "settlement": current,

@@ -191,3 +191,14 @@ def house_rules_post(client) -> dict:
         for field in form
         if field.value() is not None and field.value() is not False
     }
+
+
+def settle_by_page(client, session, **kwargs):
+    """Settle `session` as the organiser logged in on `client` does: open the payout sheet, then
+    press "Settle and lock" on it (its hidden `sheet` field). Returns the press's response."""
+    preview = client.get(reverse("money:settle_preview", args=[session.pk]))
+    return client.post(
+        reverse("money:session_settle", args=[session.pk]),
+        {"sheet": preview.context["sheet_token"]},
+        **kwargs,
+    )

@@ -209,8 +209,8 @@ class CheckInActionView(SessionPageMixin, View):
                 services.checkin_undo(checkin=checkin, actor=request.user)
                 messages.success(request, f"{checkin.player}'s check-in undone.")
         except ValidationError as error:
-            for message in error.messages:
-                messages.error(request, message)
+            # The refusal is shown on the row pressed (the page again, 400, as a form's errors).
+            return self.render_page(status=400, row_errors={checkin.pk: " ".join(error.messages)})
         # Back at the row just changed (a check-in undone has no row: the card's top).
         anchor = "#checkin" if self.action == "undo" else f"#checkin-{checkin.pk}"
         return redirect(reverse("web:session", args=[kwargs["pk"]]) + anchor)

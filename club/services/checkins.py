@@ -191,7 +191,8 @@ def checkin_undo(*, checkin: CheckIn, actor: AbstractBaseUser | None) -> None:
         session_require_open(checkin.session)
         if checkin.player.seats.filter(game__session=checkin.session).exists():
             raise ValidationError(
-                f"{checkin.player} already has a game this session: the check-in stays."
+                f"{checkin.player} already has a game this session: the check-in stays. If they "
+                'are going home, choose "Leaves after round" on their row instead.'
             )
         # The fee per game's payments (money.models.FeePayment) name the check-in.
         if checkin.fee_payments.exists():

@@ -143,7 +143,8 @@ def test_a_club_with_one_organiser_runs_a_thursday_and_settles(browser, live_ser
 
     # Settle: nothing blocks it, and the payout sheet adds up to the pot.
     page.goto(session_url + "#settle")
-    page.get_by_role("button", name="Settle the session").click()
+    page.get_by_role("link", name="Settle the session…").click()
+    page.get_by_role("button", name="Settle and lock").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Payouts")
     expect(page.get_by_test_id("pot")).to_have_text("$1.25")
     amounts = page.get_by_test_id("payouts").locator("tbody td:nth-child(3)").all_inner_texts()

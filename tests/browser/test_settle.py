@@ -77,7 +77,8 @@ def test_settle_print_and_the_skunk_bank_rolls_over(
     expect(page.get_by_role("status")).to_contain_text("1 skunk coin taken: 25¢")
     # Each check-in paid the fee and the demo's three jackpot contributions: 50¢ a player.
     expect(page.get_by_test_id("cash-box")).to_contain_text("collected $6.75")
-    page.get_by_role("button", name="Settle the session").click()
+    page.get_by_role("link", name="Settle the session…").click()
+    page.get_by_role("button", name="Settle and lock").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Payouts")
     pot = cents(page.get_by_test_id("pot").inner_text())
     assert pot == 13 * 25

@@ -33,6 +33,7 @@ OLD_URLS = (
     ("club:checkin_undo", "club/sessions/<int:pk>/checkins/<int:checkin>/undo/"),
     ("club:session_export", "club/sessions/<int:pk>/export/"),
     ("club:session_settle", "club/sessions/<int:pk>/settle/"),
+    ("money:settle_preview", "club/sessions/<int:pk>/settle/preview/"),
     ("club:settlement", "club/sessions/<int:pk>/settlement/"),
     ("club:session_reopen", "club/sessions/<int:pk>/reopen/"),
     ("club:ledger", "club/ledger/"),

@@ -13,7 +13,7 @@ from core.models import AuditEntry
 from money.audit import MoneyVerb
 from money.models import SkunkCoin
 from money.services import session_settle
-from tests.builders import run_session
+from tests.builders import run_session, settle_by_page
 from tests.factories import PlayerFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -75,7 +75,7 @@ def test_skunk_coins_are_taken_on_the_session_page_and_the_sheet_shows_the_side_
     client.post(f"/club/sessions/{session.pk}/skunk-coins/collect/")
     assert SkunkCoin.objects.count() == 1
 
-    sheet = client.post(f"/club/sessions/{session.pk}/settle/", follow=True).content.decode()
+    sheet = settle_by_page(client, session, follow=True).content.decode()
     assert 'data-testid="side-pot-skunk_bank"' in sheet
     assert 'data-testid="side-pot-jackpot_24"' in sheet
     assert "Rolled over to the next session" in sheet

@@ -9,7 +9,7 @@ from club import services as club_services
 from club.models import Session, SessionState
 from money.models import Payout, Settlement
 from money.services import session_settle
-from tests.builders import run_session
+from tests.builders import run_session, settle_by_page
 from tests.factories import PlayerFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -29,7 +29,7 @@ def test_settle_refused_lists_blockers_then_settles_and_reopens(client, member, 
     finished = run_session(
         club, organiser, confirmer, players=5, rounds=1, date=dt.date(2026, 12, 3)
     )
-    sheet = client.post(f"/club/sessions/{finished.pk}/settle/", follow=True)
+    sheet = settle_by_page(client, finished, follow=True)
     assert 'data-testid="payouts"' in sheet.content.decode()
     assert sheet.context["settlement"].pot_cents == 125
     no_reason = client.post(f"/club/sessions/{finished.pk}/reopen/", {"reason": ""}, follow=True)

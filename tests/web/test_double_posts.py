@@ -17,7 +17,7 @@ from club.models import CheckIn, Player, Session, SessionState
 from core.models import AuditEntry
 from money.audit import MoneyVerb
 from money.models import Settlement
-from tests.builders import run_session
+from tests.builders import run_session, settle_by_page
 from tests.factories import PlayerFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -108,8 +108,13 @@ def played(club, organiser):
 def test_settling_twice_is_one_settlement_and_the_second_press_is_told(client, organiser, played):
     client.force_login(organiser)
     url = reverse("money:session_settle", args=[played.pk])
-    assert client.post(url).status_code == 302
-    second = client.post(url)
+    sheet = {
+        "sheet": client.get(reverse("money:settle_preview", args=[played.pk])).context[
+            "sheet_token"
+        ]
+    }
+    assert client.post(url, sheet).status_code == 302
+    second = client.post(url, sheet)
     assert (second.status_code, second.url) == (
         302,
         reverse("money:settlement", args=[played.pk]),
@@ -124,7 +129,7 @@ def test_settling_twice_is_one_settlement_and_the_second_press_is_told(client, o
 
 def test_reopening_twice_reopens_once_and_the_second_press_is_told(client, organiser, played):
     client.force_login(organiser)
-    client.post(reverse("money:session_settle", args=[played.pk]))
+    settle_by_page(client, played)
     url = reverse("money:session_reopen", args=[played.pk])
     client.post(url, {"reason": "Recount table 1"})
     second = client.post(url, {"reason": "Recount table 1"})

@@ -122,6 +122,7 @@ PAGES = {
     "games:game_unfinished": (LOGIN, 403, 403, 405, 403, 405, 403),
     "games:game_back_to_playing": (LOGIN, 403, 403, 405, 403, 405, 403),
     "money:session_settle": (LOGIN, 403, 403, 405, 403, 405, 403),
+    "money:settle_preview": (LOGIN, 403, 403, 200, 403, 404, 403),
     "money:settlement": (LOGIN, 200, 200, 200, 404, 404, 403),
     "money:session_reopen": (LOGIN, 403, 403, 405, 403, 405, 403),
     # Skunk coins: taken and handed back by whoever takes the fees.
@@ -199,6 +200,7 @@ PK_OBJECT = {
     "money:session": "session",
     "money:settlement": "session",
     "money:skunk": "session",
+    "money:settle": "session",
     "money:player": "player",
     "games:round_draw": "session",
     "games:round_withdraw": "session",

@@ -90,6 +90,12 @@ class SettlePlan:
     sheet: tuple[dict, ...]
 
     @property
+    def steps(self) -> tuple[str, ...]:
+        """How the pot was made and split, as the payout sheet says it."""
+        made = self.inputs.pot_text
+        return (made, *self.pot.steps) if made else self.pot.steps
+
+    @property
     def fingerprint(self) -> str:
         said = {
             "seed": self.seed,

@@ -102,7 +102,9 @@ def test_a_player_pays_ahead_leaves_early_and_gets_change(browser, live_server, 
 
     # It settles; the payout sheet says how the pot was made; cash box = ledger.
     page.goto(session_url + "#settle")
-    page.get_by_role("button", name="Settle the session").click()
+    page.get_by_role("link", name="Settle the session…").click()
+    expect(page.get_by_test_id("steps")).to_contain_text("11 games at 25¢")  # the sheet first
+    page.get_by_role("button", name="Settle and lock").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Payouts")
     expect(page.get_by_test_id("pot")).to_have_text("$2.75")  # 11 games at 25¢
     expect(page.get_by_test_id("steps")).to_contain_text(

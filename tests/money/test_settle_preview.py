@@ -60,7 +60,7 @@ def test_the_sheet_shown_is_exactly_what_settling_writes(client, organiser, play
     shown = sorted((p.player_id, p.place, p.amount_cents) for p in plan.pot.payouts)
     assert written == shown
     assert sum(p.amount_cents for p in settlement.payouts.all()) == settlement.pot_cents
-    assert settlement.steps == list(plan.pot.steps)
+    assert settlement.steps == list(plan.steps)
 
 
 def test_a_result_corrected_after_the_sheet_was_shown_shows_the_new_sheet_instead(

@@ -131,7 +131,7 @@ def _score_field(label: str, target: int) -> forms.IntegerField:
 
 class ScorecardsForm(OneTimeFormMixin, forms.Form):
     """A round's paper scorecards on one screen: a score field per side of every table still
-    without a confirmed result ("table_<n>_side_<i>", in table order, then side order, which is
+    still to type ("table_<n>_side_<i>", in table order, then side order, which is
     the keyboard's order), prefilled with a table's draft, and the "signed" box.
 
     A table left empty is not entered; a table with only some scores, or scores that cannot end
@@ -165,8 +165,9 @@ class ScorecardsForm(OneTimeFormMixin, forms.Form):
 
     @property
     def open_tables(self) -> list[RoundTable]:
-        """The tables still to type: those without a confirmed result."""
-        return [table for table in self.tables if not table.confirmed]
+        """The tables still to type: those without a confirmed result, not marked not played or
+        a forfeit."""
+        return [table for table in self.tables if table.to_type]
 
     def fields_of(self, table: RoundTable) -> list[str]:
         return [self.field_name(table.game.table, side) for side in range(len(table.sides))]
@@ -231,13 +232,14 @@ class ScorecardsForm(OneTimeFormMixin, forms.Form):
         return entered
 
     def rows(self) -> list[dict]:
-        """Every table in table order for the template: its fields (none when confirmed) with
-        the side's names, and its errors (the fields' and the table's)."""
+        """Every table in table order for the template: its fields (none when confirmed or
+        marked not played or a forfeit) with the side's names, and its errors (the fields' and
+        the table's)."""
         rows = []
         for table in self.tables:
             fields = []
             errors = list(self.table_errors.get(table.game.table, []))
-            if not table.confirmed:
+            if table.to_type:
                 for name, names in zip(self.fields_of(table), table.sides, strict=True):
                     bound = self[name]
                     fields.append((names, bound))

@@ -320,6 +320,14 @@ class ResultLine(models.Model):
     def __str__(self) -> str:
         return f"{self.player}: {self.score}"
 
+    @property
+    def score_text(self) -> str:
+        """The score as people read it: "121", or for a forfeit (its lines carry no score)
+        "won by forfeit" / "lost by forfeit". Reads `result` (select it with the line)."""
+        if self.result.source == ResultSource.FORFEIT:
+            return "won by forfeit" if self.won else "lost by forfeit"
+        return str(self.score)
+
 
 class SessionTotal(models.Model):
     """One player's totals over the confirmed results of one session: the aggregate the season,

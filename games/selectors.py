@@ -34,7 +34,7 @@ from django.db.models import (
 from django.db.models.functions import Coalesce
 
 from club.models import CheckIn, Club, Session, SessionState
-from games.models import Game, Result, ResultLine, ResultState, Round, Seat
+from games.models import Game, GameStatus, Result, ResultLine, ResultState, Round, Seat
 from games.ranking import rank
 
 
@@ -151,6 +151,16 @@ class RoundTable:
     @property
     def draft(self) -> bool:
         return self.state == ResultState.DRAFT
+
+    @property
+    def marked(self) -> bool:
+        """Marked not played or a forfeit (games.services.unfinished): no scores to type."""
+        return self.game.status != GameStatus.PLAYED
+
+    @property
+    def to_type(self) -> bool:
+        """A table whose scorecard is still to type: played, without a confirmed result."""
+        return not self.confirmed and not self.marked
 
     @property
     def scores(self) -> list[int]:

@@ -32,7 +32,10 @@ class SessionResultTable(tables.Table):
     round = tables.Column(accessor="result__game__round__number", verbose_name="Round")
     table = tables.Column(accessor="result__game__table", verbose_name="Table")
     player = tables.Column(accessor="player__display_name", verbose_name="Player")
-    score = tables.Column(verbose_name="Score", attrs={"td": {"class": "numeric"}})
+    # A forfeit's lines carry no score: "won by forfeit" / "lost by forfeit" (page and CSV).
+    score = tables.Column(
+        accessor="score_text", verbose_name="Score", attrs={"td": {"class": "numeric"}}
+    )
     won = tables.BooleanColumn(verbose_name="Won")
     game_points = tables.Column(verbose_name="Points", attrs={"td": {"class": "numeric"}})
     spread = SignedColumn(verbose_name="Spread", attrs={"td": {"class": "numeric"}})

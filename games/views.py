@@ -117,7 +117,7 @@ class RoundMixin(PermissionRequiredMixin, ClubMixin):
             "can_withdraw": can_withdraw,
             "can_type_scorecards": open_
             and user.has_perm(services.CORRECT_PERMISSION)
-            and any(not table.confirmed for table in tables),
+            and any(table.to_type for table in tables),
             **self.find_context(tables),
         }
         if can_swap:
@@ -297,10 +297,11 @@ class RoundScorecardsView(PermissionRequiredMixin, ClubMixin, View):
             )
         if not tables:
             return f"Round {round_.number} has no tables."
-        if all(table.confirmed for table in tables):
+        if not any(table.to_type for table in tables):
             return (
-                f"Every table of round {round_.number} has a confirmed result: nothing is left "
-                "to type. A wrong result is corrected on its game page, with a reason."
+                f"Every table of round {round_.number} has a confirmed result or is marked not "
+                "played: nothing is left to type. A wrong result is corrected on its game page, "
+                "with a reason."
             )
         return None
 
@@ -314,6 +315,7 @@ class RoundScorecardsView(PermissionRequiredMixin, ClubMixin, View):
             "rules": round_.session.house_rules,
             "tables": tables,
             "confirmed_count": sum(table.confirmed for table in tables),
+            "not_played_count": sum(table.game.status == GameStatus.NOT_PLAYED for table in tables),
             "refusal": refusal,
             "form": None if refusal else form,
         }

@@ -15,7 +15,9 @@ the points each side scores for the claim). With *confirmed cards*, a player of 
 the table or a judge has also confirmed its cards (`Claim.cards_confirmed_by`). That one
 definition serves the jackpots (money.selectors.accepted_hands: a 29, 28 or 24 with confirmed
 cards) and the highlights (standings.highlights: every accepted big hand, confirmed or not, since
-only a session that runs the jackpot asks for the cards to be confirmed).
+only a session that runs the jackpot asks for the cards to be confirmed). A claim at a game
+marked *not played* is never one (the game counts nowhere); a forfeit's are (its hands were
+dealt, shown and counted before the player left: docs/decisions/results.md).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from dataclasses import dataclass
 
 from django.db.models import F, QuerySet
 
+from games.models import GameStatus
 from scoring.engine import ENGINE_VERSION, HandScore, Rarity, rarity, score_hand
 from scoring.models import OPEN_DISPUTE_STATES, Claim, ClaimKind, Dispute, Ruling
 
@@ -138,14 +141,14 @@ def big_hand_claims(
     claims: QuerySet[Claim], at_least: int = BIG_HAND, *, cards_confirmed: bool = False
 ) -> QuerySet[Claim]:
     """Of `claims`, those that may be accepted big hands (see the module's terms) as far as the
-    claims' own rows tell: hand or crib, `at_least` points, claimed at the true count, and with
-    `cards_confirmed` only those whose cards were confirmed. What a ruling did is read apart
-    (`accepted_big_hands`)."""
+    claims' own rows tell: hand or crib, `at_least` points, claimed at the true count, at a game
+    not marked not played, and with `cards_confirmed` only those whose cards were confirmed.
+    What a ruling did is read apart (`accepted_big_hands`)."""
     claims = claims.filter(
         kind__in=[ClaimKind.HAND, ClaimKind.CRIB],
         true_points__gte=at_least,
         claimed_points=F("true_points"),
-    )
+    ).exclude(game__status=GameStatus.NOT_PLAYED)
     if cards_confirmed:
         claims = claims.filter(cards_confirmed_by__isnull=False)
     return claims

@@ -36,7 +36,7 @@ from club.services.logins import ORGANISER_PERMISSION
 from core.export import csv_response, requested_format
 from core.mixins import ClampedPaginator, PageMixin, add_service_errors
 from core.templatetags.pegboard import cents
-from games.models import ResultState
+from games.models import GameStatus, ResultState
 from games.selectors import member_table, session_result_lines, session_rounds, session_standings
 from games.tables import SessionResultTable, StandingTable
 from money.fee_selectors import checkins_with_fees
@@ -116,14 +116,17 @@ class SessionPageMixin(PageMixin, PermissionRequiredMixin, SessionMixin):
             "can_settle": user.has_perm("money.settle_session") and session.is_open,
         }
         if session.is_open and user.has_perm("games.correct_result"):
-            # The rounds whose scorecards can still be typed in: a table without a confirmed
-            # result (games:round_scorecards).
+            # The rounds whose scorecards can still be typed in: a table played, without a
+            # confirmed result (games:round_scorecards; a game not played has none to type).
             context["scorecard_rounds"] = {
                 round_.pk
                 for round_ in rounds
                 for game in round_.games.all()
-                if not game.current_results
-                or game.current_results[0].state != ResultState.CONFIRMED
+                if game.status == GameStatus.PLAYED
+                and (
+                    not game.current_results
+                    or game.current_results[0].state != ResultState.CONFIRMED
+                )
             }
         if context["show_fees"] and session.house_rules.fee_per_game:
             # Owed and paid per game (web/includes/checkin_fee.html).

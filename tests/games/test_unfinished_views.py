@@ -72,3 +72,24 @@ def test_a_confirmed_game_is_refused_with_what_to_do(client, game, organiser, me
     )
     assert response.status_code == 400
     assert "corrects it" in response.content.decode()
+
+
+def test_every_list_of_result_lines_says_forfeit_instead_of_scores(client, game):
+    """A forfeit's lines carry no score (docs/design.md "A Thursday, step by step", step 7: a
+    forfeit is scored by the house rule, never a made-up result): the session's results table
+    and its CSV and the game page say who won and lost by forfeit, never 0–0."""
+    stayer, leaver = [seat.player for seat in game.seats.order_by("position")]
+    post(client, game, outcome="forfeit", leaving=leaver.pk)
+    session_page = client.get(reverse("web:session", args=[game.session_id])).content.decode()
+    results = session_page[session_page.index('id="results"') :]
+    assert "won by forfeit" in results and "lost by forfeit" in results
+    export = reverse("web:session_export", args=[game.session_id])
+    csv_text = client.get(export, {"table": "results"}).content.decode()
+    rows = [row.split(",") for row in csv_text.strip().splitlines()[1:]]
+    assert {(row[2], row[3]) for row in rows} == {
+        (stayer.display_name, "won by forfeit"),
+        (leaver.display_name, "lost by forfeit"),
+    }
+    game_page = client.get(reverse("games:game", args=[game.pk])).content.decode()
+    assert game_page.count("won by forfeit") == 2  # the current result and its history
+    assert game_page.count("lost by forfeit") == 2

@@ -134,8 +134,13 @@ class SessionPageMixin(PageMixin, PermissionRequiredMixin, SessionMixin):
                 session, context["checkins"]
             )
             context["fee_error"], context["fee_typed"] = {}, {}
+        settlement = current_settlement(session) if not session.is_open else None
+        if settlement is not None:
+            # The payout sheet as clubs pin it on the wall: places, names and amounts, and who
+            # won a side pot; whoever reads the session page reads it (docs/decisions/money.md).
+            context["wall_payouts"] = [p for p in settlement.payouts.all() if p.amount_cents]
+            context["wall_side_pots"] = [pot for pot in settlement.side_pots if pot["winners"]]
         if context["show_fees"]:
-            settlement = current_settlement(session) if not session.is_open else None
             context["cash_box"] = session_cash_box(session, settlement)
             context["side_pots"] = settlement.side_pots if settlement else []
             context["skunk_coins"] = skunk_coin_lines(session)

@@ -15,7 +15,19 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db.models import Count, Max, OuterRef, Q, QuerySet, Subquery, Sum
+from django.db.models import (
+    Case,
+    Count,
+    F,
+    IntegerField,
+    Max,
+    OuterRef,
+    Q,
+    QuerySet,
+    Subquery,
+    Sum,
+    When,
+)
 from django.db.models.functions import Coalesce, Lower
 from django.http import HttpRequest
 from django.utils import timezone
@@ -158,13 +170,23 @@ def club_sessions(club: Club) -> QuerySet[Session]:
     """The club's sessions with players, rounds and fees collected, each counted by a subquery."""
     checkins = CheckIn.objects.filter(session=OuterRef("pk")).order_by().values("session")
     paid = checkins.filter(paid_at__isnull=False)
+    # With the fee per game, what was taken is the check-ins' payments less the change given
+    # back (money.FeePayment rows, read by their reverse name: club sits below money).
+    payments = Sum(
+        Case(
+            When(fee_payments__kind="change", then=-F("fee_payments__cents")),
+            default=F("fee_payments__cents"),
+            output_field=IntegerField(),
+        )
+    )
     return (
         Session.objects.filter(club=club)
         .annotate(
             players=Coalesce(Subquery(checkins.annotate(n=Count("pk")).values("n")), 0),
             collected_cents=Coalesce(
                 Subquery(paid.annotate(total=Sum(owed_cents_expression())).values("total")), 0
-            ),
+            )
+            + Coalesce(Subquery(checkins.annotate(total=payments).values("total")), 0),
             rounds_drawn=Count("rounds", distinct=True),
         )
         .order_by("-date")

@@ -13,6 +13,7 @@ from django.core.exceptions import ValidationError
 from django.db.models import Sum
 
 from club import services as club_services
+from club.selectors import club_sessions
 from core.models import AuditEntry
 from games import services as game_services
 from money.audit import MoneyVerb
@@ -257,3 +258,17 @@ def test_the_per_session_payout_sheet_says_players_at_the_fee(club, organiser):
     session = run_session(club, organiser, confirmer, players=10, rounds=1)
     settlement = session_settle(session=session, actor=organiser, seed=1)
     assert settlement.steps[0] == "The pot: 10 players at 25¢ = $2.50."
+
+
+def test_the_session_list_counts_what_was_taken_per_game(morning):
+    """The club's sessions list (club.selectors.club_sessions) says what each morning collected:
+    with the fee per game, the payments taken less the change given back."""
+    session, organiser, checkins = morning
+    play_round(session, organiser)
+    fee_take(checkin=checkins["Ann"], actor=organiser, amount_cents=75)  # the whole morning
+    fee_take(checkin=checkins["Bob"], actor=organiser)
+    checkin_leaves = club_services.checkin_leaves_after
+    checkin_leaves(checkin=checkins["Ann"], actor=organiser, round_number=1)
+    fee_change_give(checkin=checkins["Ann"], actor=organiser)
+    row = club_sessions(session.club).get(pk=session.pk)
+    assert row.collected_cents == 25 + 25  # Ann kept 25 of her 75, Bob paid 25

@@ -175,7 +175,8 @@ def test_organiser_corrects_with_a_reason_and_the_history_shows_both(
     assert not Result.objects.filter(version=2).exists()
     assert client.post(url, {**scores, "reason": "Side 2 miscounted"}).status_code == 302
     page = client.get(f"/games/{game.pk}/").content.decode()
-    assert "Version 2" in page and "Version 1" in page
+    assert "(version 2)" in page and "(version 1)" in page  # versions: for organisers
+    assert "Replaced by the correction of" in page
     assert "Side 2 miscounted" in page
 
 

@@ -171,6 +171,8 @@ STATE_WORDS = {
     ResultState.CONFIRMED: "Confirmed",
     ResultState.SUPERSEDED: "Replaced",
 }
+# The same, short enough for a badge beside a table's players on a phone.
+BADGE_WORDS = {ResultState.DRAFT: "To accept"}
 # What replaced a version, by the replacing version's source: "replaced by the correction of 10:42".
 REPLACED_BY_WORDS = {
     "entry": "a new entry",
@@ -259,6 +261,11 @@ class Result(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game}, result v{self.version} ({self.get_state_display().lower()})"
+
+    @property
+    def badge_words(self) -> str:
+        """The state on a badge of a table's line: "To accept" (waiting for the other side)."""
+        return BADGE_WORDS.get(self.state, self.state_words)
 
     @property
     def state_words(self) -> str:

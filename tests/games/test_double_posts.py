@@ -221,4 +221,5 @@ def test_a_bad_token_is_a_form_error_that_says_to_reload(client, organiser, game
 def test_the_game_page_renders_the_token_once_per_form(client, organiser, game):
     client.force_login(organiser)
     html = client.get(reverse("games:game", args=[game.pk])).content.decode()
-    assert html.count(f'name="{TOKEN_FIELD}"') == 1  # the result form (no correction yet)
+    # The result form and "This game cannot be finished" (no correction yet).
+    assert html.count(f'name="{TOKEN_FIELD}"') == 2

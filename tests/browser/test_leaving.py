@@ -153,6 +153,7 @@ def test_leaving_sitting_out_and_games_that_cannot_be_finished(
     forfeit = f"Forfeit: {stayer} wins, {leaver} left"
     expect(page.get_by_test_id("game-status")).to_contain_text(forfeit)
     expect(page.get_by_test_id("current-result")).to_contain_text("won by forfeit")
+    shoot(page.locator("section.card").first, f"leaving-game-forfeit-{width}")
 
     # The session page's rounds say both plainly.
     page.goto(session_url)

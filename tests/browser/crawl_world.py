@@ -22,9 +22,12 @@ from django.utils import timezone
 from club import services as club_services
 from club.models import Club, Player, Session
 from club.services import club_start
+from club.services.player_links import player_link_issue
 from games import services as game_services
+from games.models import CorrectionProposal, ResultState
 from scoring import services as scoring_services
 from scoring.models import Claim, Dispute
+from scoring.services.disputes import dispute_name_judge, judge_candidates
 from tests.demo_snapshot import load_demo
 
 PASSWORD = "pegboard-demo"
@@ -113,8 +116,35 @@ def build_world() -> World:
         "table:page@in_play": reverse("table:page", args=[in_play.table_token]),
         "table:page@draft": reverse("table:page", args=[drafted.table_token]),
     }
+    pages |= _player_links(today, organiser, finished, dispute)
     tables = [pages["table:page@in_play"], pages["table:page@draft"]]
     return World(pages=pages, table_paths=tables)
+
+
+def _player_links(today: Session, organiser, finished, dispute) -> dict[str, str]:
+    """The pages a player opens without a login through a one-time link: a bystander named judge
+    of today's dispute, and the acceptance of a correction proposed at the finished table; and
+    the payout sheet before settling (today's lists what still blocks it)."""
+    bystander = judge_candidates(dispute)[0]
+    judge_key = dispute_name_judge(dispute=dispute, actor=organiser, player=bystander)
+    result = finished.results.get(state=ResultState.CONFIRMED)
+    seat = finished.seats.order_by("position").first()
+    proposal = CorrectionProposal.objects.create(
+        game=finished,
+        base=result,
+        scores=[score if score == max(result.scores) else score + 1 for score in result.scores],
+        reason="The last crib was miscounted.",
+        proposed_side=seat.side,
+        proposed_by_player=seat.player,
+    )
+    accept_key = player_link_issue(
+        session=today, purpose="accept", target=proposal.pk, player=None, actor=None
+    )
+    return {
+        "judge_link:page": reverse("judge_link:page", kwargs={"key": judge_key}),
+        "accept_link:page": reverse("accept_link:page", kwargs={"key": accept_key}),
+        "money:settle_preview": reverse("money:settle_preview", args=[today.pk]),
+    }
 
 
 def _open_today(club: Club, organiser, confirmer) -> Session:

@@ -36,11 +36,6 @@ def organiser_page(browser, base: str, *, scripts: bool = True):
     return page
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason='Known: since the row\'s "Leaves or sits out" controls, marking a fee paid through '
-    "htmx scrolls the phone's page away from the row; the fix is still to find.",
-)
 def test_nine_players_at_the_door_on_a_phone(browser, live_server, session, screenshot):
     page = organiser_page(browser, live_server.url)
     page.goto(f"{live_server.url}/club/sessions/{session.pk}/")

@@ -106,6 +106,13 @@ OLD_URLS = (
     ("web:checkin_fee_take", "club/sessions/<int:pk>/checkins/<int:checkin>/fee/take/"),
     ("web:checkin_fee_change", "club/sessions/<int:pk>/checkins/<int:checkin>/fee/change/"),
     ("web:checkin_fee_undo", "club/sessions/<int:pk>/checkins/<int:checkin>/fee/undo/"),
+    # ... a correction proposed to the other side, withdrawn, accepted by its one-time link.
+    ("games:correction_propose", "games/<int:pk>/corrections/propose/"),
+    ("games:correction_withdraw", "games/<int:pk>/corrections/<int:proposal>/withdraw/"),
+    ("accept_link:page", "a/<str:key>/"),
+    # ... a judge named for one dispute and that judge's one-time link.
+    ("scoring:dispute_name_judge", "scoring/disputes/<int:pk>/judge/"),
+    ("judge_link:page", "j/<str:key>/"),
 )
 NEW_NAMES = {
     "club:session": "web:session",

@@ -568,7 +568,7 @@ def url_of(name: str, objects: dict) -> str:
         elif key == "key" and name.startswith("accept_link"):
             kwargs[key] = propose(objects["game"])[1]
         elif key == "key":  # a live judge's link: a bystander named judge
-            kwargs[key] = name_a_judge(objects["dispute"])
+            kwargs[key] = name_a_judge(objects.get("open dispute", objects["dispute"]))
         elif key == "proposal":
             kwargs[key] = propose(objects["game"])[0].pk
         else:

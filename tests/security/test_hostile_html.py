@@ -80,7 +80,7 @@ def html_world(world, member) -> tuple[World, dict]:
         player.refresh_from_db()
     confirm_all(w)
     game_services.result_correct(
-        game=w.game, actor=organiser, scores=[121, 95], reason=TEXTS["correction reason"]
+        game=w.game, actor=organiser, scores=[121, 93], reason=TEXTS["correction reason"]
     )
     claim = file_claim(w)
     dispute = scoring_services.dispute_open(
@@ -101,7 +101,10 @@ def html_world(world, member) -> tuple[World, dict]:
     club_settlement.session_reopen(
         session=w.session, actor=organiser, reason=TEXTS["reopen reason"]
     )
-    club_settlement.session_settle(session=w.session, actor=organiser, seed=2)
+    # A second dispute of the hand, open while the session is reopened: its judge link is a page.
+    open_dispute = scoring_services.dispute_open(
+        claim=file_claim(w), actor=w.seat_users()[1], statement=TEXTS["dispute statement"]
+    )
     objects = {
         "player": w.players[0],
         "session": w.session,
@@ -111,8 +114,15 @@ def html_world(world, member) -> tuple[World, dict]:
         "result": w.game.results.first(),
         "claim": claim,
         "dispute": dispute,
+        "open dispute": open_dispute,
     }
     return w, objects
+
+
+# Pages that exist only while the session is open: the payout sheet before settling and the
+# one-time links of a judge and of a player accepting a correction. They are read while the
+# session is reopened; every other page after it is settled again.
+OPEN_SESSION_PAGES = {"money:settle_preview", "judge_link:page", "accept_link:page"}
 
 
 @pytest.mark.parametrize("column", ["public", "judge", "organiser"])
@@ -124,10 +134,19 @@ def test_user_text_renders_inert_on_every_page(column, html_world):
     index = COLUMNS.index(column)
     pages = [name for name, row in PAGES.items() if row[index] in (200, "published")]
     assert "standings:player" in pages
+    pages.sort(key=lambda name: name not in OPEN_SESSION_PAGES)
     for name in pages:
+        if name not in OPEN_SESSION_PAGES and w.session.is_open:
+            scoring_services.dispute_rule(
+                dispute=objects["open dispute"], actor=w.judge, decision="agree"
+            )
+            for checkin in CheckIn.objects.filter(session=w.session, paid_at__isnull=True):
+                club_services.fee_mark_paid(checkin=checkin, actor=w.organiser)
+            club_settlement.session_settle(session=w.session, actor=w.organiser, seed=2)
+            w.session.refresh_from_db()
         response = client.get(url_of(name, objects))
-        # The world's session is settled: a table's link says so (410; its open page is checked
-        # with the same texts in tests/games/test_table_views.py).
+        # Once settled, a table's link says so (410; its open page is checked with the same
+        # texts in tests/games/test_table_views.py).
         assert response.status_code == (410 if name == "table:page" else 200), name
         if "html" not in response["Content-Type"]:  # CSV, plain text: never sniffed as HTML
             assert response["X-Content-Type-Options"] == "nosniff", name

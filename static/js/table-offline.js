@@ -35,6 +35,7 @@
     (form) => (form.getAttribute("method") || "").toLowerCase() === "post"
   );
   let sending = false;
+  let leaving = false;
   let timer = null;
 
   function stores() {
@@ -173,12 +174,13 @@
     return Array.from(form.querySelectorAll("button[type=submit], input[type=submit]"));
   }
 
-  function showWaiting(form, text) {
+  // The form waits: its buttons say for what ("Sending…", or the network), the line says why.
+  function showWaiting(form, text, label) {
     say(form, text);
     form.classList.add("keep-waiting");
     for (const button of buttons(form)) {
       if (button.dataset.keepLabel === undefined) button.dataset.keepLabel = button.textContent;
-      button.textContent = BUTTON_WAITING;
+      button.textContent = label;
       button.disabled = true;
     }
   }
@@ -241,7 +243,7 @@
   }
 
   async function sendWaiting() {
-    if (sending || document.documentElement !== html) return;
+    if (sending || leaving || document.documentElement !== html) return;
     const post = waitingPosts()[0];
     if (!post) {
       window.clearInterval(timer);
@@ -288,13 +290,13 @@
       form: formKey(form),
     };
     post.key = keepPost(form, post);
-    showWaiting(form, SENDING);
+    showWaiting(form, "", SENDING);
     sending = true;
     try {
       await send(post);
     } catch (error) {
       if (post.key) {
-        showWaiting(form, NOT_SENT);
+        showWaiting(form, NOT_SENT, BUTTON_WAITING);
         waitForNetwork();
       } else {
         // Nowhere to keep it: the player presses the button again when the network is back.
@@ -327,9 +329,26 @@
       form,
       post.body.filter(([name]) => typedFields(form).some((field) => field.name === name))
     );
-    showWaiting(form, NOT_SENT);
+    showWaiting(form, NOT_SENT, BUTTON_WAITING);
   }
   window.addEventListener("online", sendWaiting);
+  // A page on its way out sends nothing more: the next page (or the reload) takes over, and a
+  // post sent as the page goes would have its answer lost (it would be "already saved" later).
+  function leave() {
+    leaving = true;
+    window.clearInterval(timer);
+    timer = null;
+  }
+  window.addEventListener("beforeunload", leave);
+  window.addEventListener("pagehide", leave);
+  window.addEventListener("pageshow", (event) => {
+    if (!event.persisted) return; // back from the browser's back-forward cache: carry on
+    leaving = false;
+    if (waitingPosts().length) {
+      waitForNetwork();
+      sendWaiting();
+    }
+  });
   if (waiting.length) {
     waitForNetwork();
     sendWaiting();
@@ -337,8 +356,16 @@
 
   const worker = root.dataset.keepWorker;
   if (worker && "serviceWorker" in navigator && window.isSecureContext) {
-    navigator.serviceWorker.register(worker).catch(() => {
-      // no worker (a private window, a browser that refuses): the forms still keep and send
-    });
+    const first = !navigator.serviceWorker.controller;
+    navigator.serviceWorker
+      .register(worker)
+      .then(() => navigator.serviceWorker.ready)
+      .then((ready) => {
+        // The page was opened before the worker ran: it has no copy of it yet.
+        if (first && ready.active) ready.active.postMessage({ refresh: page });
+      })
+      .catch(() => {
+        // no worker (a private window, a browser that refuses): the forms still keep and send
+      });
   }
 })();

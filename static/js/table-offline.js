@@ -38,19 +38,22 @@
   let leaving = false;
   let timer = null;
 
-  function stores() {
-    const found = [];
-    for (const name of ["localStorage", "sessionStorage"]) {
-      try {
-        found.push(window[name]);
-      } catch (error) {
-        // storage refused (private mode): the forms still send, nothing is kept
-      }
+  function storage(name) {
+    try {
+      return window[name] || null;
+    } catch (error) {
+      return null; // storage refused (a private window): the forms still send, nothing is kept
     }
-    return found;
+  }
+  const local = storage("localStorage");
+  const tab = storage("sessionStorage");
+
+  function stores() {
+    return [local, tab].filter(Boolean);
   }
 
   function read(store, key) {
+    if (!store) return null;
     try {
       const value = JSON.parse(store.getItem(key));
       if (value && Date.now() - value.at < MAX_AGE) return value;
@@ -62,6 +65,7 @@
   }
 
   function write(store, key, value) {
+    if (!store) return false;
     try {
       store.setItem(key, JSON.stringify(value));
       return true;
@@ -127,7 +131,7 @@
       }
     }
     const key = ENTRY + page + "|" + formKey(form);
-    if (values.length) write(localStorage, key, { at: Date.now(), values: values });
+    if (values.length) write(local, key, { at: Date.now(), values: values });
     else forget(key);
   }
 
@@ -267,7 +271,7 @@
   function keepPost(form, post) {
     const tabOnly = Array.from(form.elements).some((field) => field.name && secret(field));
     const key = WAITING + page + "|" + post.form;
-    const kept = write(tabOnly ? sessionStorage : localStorage, key, post);
+    const kept = write(tabOnly ? tab : local, key, post);
     return kept ? key : null;
   }
 
@@ -315,7 +319,7 @@
   // What was typed before a reload comes back; a post still waiting shows as waiting.
   for (const form of forms) {
     note(form);
-    const entry = read(localStorage, ENTRY + page + "|" + formKey(form));
+    const entry = read(local, ENTRY + page + "|" + formKey(form));
     if (entry) putBack(form, entry.values);
     form.addEventListener("input", () => keepEntry(form));
     form.addEventListener("change", () => keepEntry(form));

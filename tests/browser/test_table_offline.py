@@ -22,6 +22,7 @@ from playwright.sync_api import expect
 
 from games import services as game_services
 from games.models import Game, Result, ResultState
+from scoring.models import Claim
 from tests.browser.test_csp import RECORD_VIOLATIONS
 from tests.browser.test_table_link import sides_of, thursday
 
@@ -222,6 +223,36 @@ def test_an_accept_without_network_confirms_when_it_is_back(browser, live_server
     expect(page.locator("#messages")).to_contain_text(f"Accepted by {other}")
     expect(page.get_by_test_id("confirmed-by")).to_contain_text(other)
     assert Result.objects.get(game=game).state == ResultState.CONFIRMED
+
+
+def test_a_claim_typed_and_filed_without_network_is_kept_and_filed_once(browser, live_server):
+    # Every POST form of the table page is kept, an app's panel too (scoring's claims).
+    game, first, other = a_table()
+    page = phone(browser)
+    page.goto(f"{live_server.url}/t/{game.table_token}/")
+    page.locator("summary", has_text="File a claim").click()
+    claim = page.get_by_test_id("table-claim-form")
+    claim.get_by_role("radio", name=first, exact=True).check()
+    claim.get_by_role("radio", name="Hand", exact=True).check()
+    claim.get_by_label("The four cards").fill("5H 5C 5S JD")
+    page.reload()  # what was typed comes back, its fold open
+    claim = page.get_by_test_id("table-claim-form")
+    expect(claim).to_be_visible()
+    expect(claim.get_by_label("The four cards")).to_have_value("5H 5C 5S JD")
+    expect(claim.get_by_role("radio", name="Hand", exact=True)).to_be_checked()
+
+    cut(page)
+    claim.get_by_label("The starter").fill("5D")
+    claim.get_by_label("Points claimed").fill("28")
+    claim.get_by_role("button", name="File the claim").click()
+    expect(claim.locator("[data-keep-note]")).to_have_text(NOT_SENT)
+    assert not Claim.objects.filter(game=game).exists()
+
+    restore(page)
+    expect(page.locator("#messages")).to_contain_text("Claim filed.")
+    page.wait_for_timeout(5_000)
+    assert Claim.objects.filter(game=game).count() == 1
+    assert kept(page) == []
 
 
 def test_a_post_saved_whose_answer_was_lost_is_answered_already_saved(browser, live_server):

@@ -343,6 +343,8 @@ def pin_field(name: str = "") -> forms.CharField:
                 "maxlength": 4,
                 "size": 4,
                 "spellcheck": "false",
+                # table-offline.js never keeps it on the phone with what else was typed
+                "data-keep": "never",
             }
         ),
         error_messages={

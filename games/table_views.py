@@ -10,6 +10,9 @@ Terms:
   `games.hooks.register_table_panel`.
 - dead link: a token no game has (404), or a game whose link does not work now (410, with
   `table_refusal`'s sentence: links off, the session settled, a later round drawn).
+- offline worker: the service worker of static/js/table-worker.js, served at `/t/sw.js`
+  (`table_worker`) so that its scope is `/t/`: it keeps the last copy of each table page a phone
+  opened and shows it on a reload when the network is down (docs/decisions/table-links.md).
 
 Everything the page writes is "at the table": by the player named in the form, never by a login,
 even when the visitor is logged in (the phone is shared; the audit entry has no actor). Every
@@ -26,10 +29,13 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
+from django.contrib.staticfiles import finders
+from django.contrib.staticfiles.storage import staticfiles_storage
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.views.decorators.http import require_safe
 from django.views.generic import View
 
 from club.models import Player
@@ -162,6 +168,25 @@ def render_table_page(request, game: Game, *, status: int = 200, **forms) -> Htt
         request, "games/table.html", table_context(request, game, **forms), status=status
     )
     return with_table_headers(response)
+
+
+WORKER_SCRIPT = "js/table-worker.js"
+
+
+@require_safe
+def table_worker(request) -> HttpResponse:
+    """The offline worker's script, from an address under /t/ so that it may serve the table
+    pages; `no-cache`, so a phone picks up a new version at its next visit."""
+    found = finders.find(WORKER_SCRIPT)
+    if found:
+        with open(found, encoding="utf-8") as script:
+            text = script.read()
+    else:  # only the collected files are there
+        with staticfiles_storage.open(WORKER_SCRIPT) as script:
+            text = script.read().decode("utf-8")
+    response = HttpResponse(text, content_type="application/javascript; charset=utf-8")
+    response["Cache-Control"] = "no-cache"
+    return response
 
 
 NO_SUCH_TABLE = (

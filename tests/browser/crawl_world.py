@@ -37,8 +37,16 @@ LOGINS = {"player": "player", "judge": "judge", "organiser": "organiser", "b_org
 OTHER_CLUBS_PAGES = {"welcome@form"}
 # URL names that are not HTML pages for a person to read: a health check (JSON), a CSV download,
 # htmx's fragment of the board (a browser is sent to the board), a one-time link's address (it
-# redirects at once to the welcome page, which is crawled), and POST-only actions.
-NOT_CRAWLED = {"health", "web:session_export", "web:board_parts", "welcome", "logout"}
+# redirects at once to the welcome page, which is crawled), POST-only actions, and the table
+# page's offline worker (a script).
+NOT_CRAWLED = {
+    "health",
+    "web:session_export",
+    "web:board_parts",
+    "welcome",
+    "logout",
+    "table:worker",
+}
 
 
 @dataclass(frozen=True)

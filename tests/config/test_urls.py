@@ -88,6 +88,7 @@ OLD_URLS = (
     ("club:account_pin", "club/account/pin/"),
     # ... a table's link (the seating chart's QR codes): its page, its result, its claims.
     ("table:page", "t/<str:token>/"),
+    ("table:worker", "t/sw.js"),
     ("table:result", "t/<str:token>/result/"),
     ("table:accept", "t/<str:token>/results/<int:result>/accept/"),
     ("table_claims:claim_new", "t/<str:token>/claims/new/"),

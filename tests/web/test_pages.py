@@ -149,6 +149,8 @@ PAGES = {
     "accept_link:page": (200, 200, 200, 200, 200, 200, 200),
     # A table's link: anyone holding it, logged in or not, of any club, while its
     # round is open (tests/games/test_table_views.py: the refusals). Its forms are POST only.
+    # The table page's offline worker (a script, not a page): the same for everyone.
+    "table:worker": (200, 200, 200, 200, 200, 200, 200),
     "table:page": (200, 200, 200, 200, 200, 200, 200),
     "table:result": (405, 405, 405, 405, 405, 405, 405),
     "table:accept": (405, 405, 405, 405, 405, 405, 405),

@@ -30,7 +30,7 @@ from scoring.forms import (
     RulingForm,
     StatementForm,
 )
-from scoring.models import Claim, ClaimKind, Dispute, DisputeState, RulingDecision
+from scoring.models import Claim, Dispute, DisputeState, RulingDecision
 from scoring.selectors import game_claims, judges_queue, session_claims
 
 FRAGMENT_HEADER = "fetch"

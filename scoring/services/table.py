@@ -66,7 +66,7 @@ def _pin_first(claim: Claim, player: Player, pin: str, token: str, check) -> Non
     refuse_spent(token)
     fresh = Claim.objects.select_related("game__session__club", "game__round").get(pk=claim.pk)
     check(fresh)
-    if pin_refusal(player):
+    if pin_refusal(Player.objects.get(pk=player.pk)):
         raise ValidationError(
             {
                 "pin": f"{player} has no PIN yet: an organiser sets one on the player's page, "

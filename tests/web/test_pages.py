@@ -15,6 +15,7 @@ from money.models import LedgerEntry, Settlement, SkunkCoin
 from scoring import services
 from scoring.models import Claim, Dispute
 from tests.conftest import ROLES
+from tests.scoring.jackpot_tables import HAND_29
 from tests.factories import (
     CheckInFactory,
     ClubFactory,
@@ -154,6 +155,8 @@ PAGES = {
     "table:accept": (405, 405, 405, 405, 405, 405, 405),
     "table_claims:claim_new": (405, 405, 405, 405, 405, 405, 405),
     "table_claims:dispute_open": (405, 405, 405, 405, 405, 405, 405),
+    "table_claims:muggins": (405, 405, 405, 405, 405, 405, 405),
+    "table_claims:cards_confirm": (405, 405, 405, 405, 405, 405, 405),
 }
 # Addresses whose token is the key: whoever holds a table's link reads that table and posts to
 # it, logged in or not, whatever their club. tests/security's club-scoping checks
@@ -164,6 +167,8 @@ LINK_IS_THE_KEY = {
     "table:accept",
     "table_claims:claim_new",
     "table_claims:dispute_open",
+    "table_claims:muggins",
+    "table_claims:cards_confirm",
     "judge_link:page",
     "accept_link:page",
 }
@@ -394,6 +399,8 @@ POST_DATA = {
     "claimed_points": "2",
     "starter": "JH",
     "reason": "x",
+    "points": "1",
+    "seen": "on",
 }
 
 
@@ -427,7 +434,17 @@ def assert_only_its_table_written(name: str, url: str, client) -> None:
             game=game, kind="heels", claimant=player, claimed_points=2, starter="JH"
         )
         url = reverse(name, args=[game.table_token, claim.pk])
-    data = {**POST_DATA, "player": player.pk, "claimant": player.pk}
+    if name in ("table_claims:muggins", "table_claims:cards_confirm"):
+        # A hand of 29 claimed as 28 by the seated player: an opponent calls muggins on it, or
+        # confirms its cards.
+        seat = game.seats.get(player=player)
+        opponent = SeatFactory(game=game, position=1 - seat.position, side=1 - seat.side).player
+        claim = services.table_claim_file(
+            game=game, kind="hand", claimant=player, claimed_points=28, **HAND_29
+        )
+        url = reverse(name, args=[game.table_token, claim.pk])
+        player = opponent
+    data = {**POST_DATA, "player": player.pk, "claimant": player.pk, "caller": player.pk}
     before, audit = rows_beside(game), AuditEntry.objects.count()
     response = client.post(url, data)
     assert response.status_code == 302, response.content[:500]

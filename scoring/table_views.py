@@ -62,13 +62,13 @@ def dispute_form(claim: Claim, names: dict[int, str], data=None) -> TableDispute
     return TableDisputeForm(data, parties=parties, auto_id=f"dispute_{claim.pk}_%s")
 
 
-def _by_name(claim: Claim, names: dict[int, str], other_side: bool) -> list[tuple[int, str]]:
-    """The claim's parties not of the claimant's side (`other_side`), by name."""
+def _other_sides(claim: Claim, names: dict[int, str]) -> list[tuple[int, str]]:
+    """The claim's parties of another side than the claimant's at filing, by name."""
     return sorted(
         (
             (int(pk), names.get(int(pk), "?"))
             for pk, side in claim.party_sides().items()
-            if other_side and side != claim.claimant_side
+            if side != claim.claimant_side
         ),
         key=lambda party: party[1],
     )
@@ -78,7 +78,7 @@ def muggins_form(claim: Claim, names: dict[int, str], data=None) -> TableMuggins
     """Who may call muggins on `claim`: the claimant's opponents at filing."""
     return TableMugginsForm(
         data,
-        opponents=_by_name(claim, names, other_side=True),
+        opponents=_other_sides(claim, names),
         pin=claim.game.session.house_rules.table_pins,
         auto_id=f"muggins_{claim.pk}_%s",
     )
@@ -88,7 +88,7 @@ def cards_form(claim: Claim, names: dict[int, str], data=None) -> TableConfirmCa
     """Who may confirm the cards of `claim`: the players of another side at filing."""
     return TableConfirmCardsForm(
         data,
-        others=_by_name(claim, names, other_side=True),
+        others=_other_sides(claim, names),
         pin=claim.game.session.house_rules.table_pins,
         auto_id=f"cards_{claim.pk}_%s",
     )

@@ -348,3 +348,13 @@ def test_a_settled_session_refuses_the_confirmation(client, at_table):
     assert response.status_code == 410
     claim.refresh_from_db()
     assert not claim.cards_confirmed
+
+
+def test_the_claim_and_game_pages_name_the_player_who_confirmed_at_the_table(client, at_table):
+    claim = confirm(at_table, file_29(at_table))
+    client.force_login(at_table.organiser)
+    page = client.get(f"/scoring/claims/{claim.pk}/").content.decode()
+    assert "Cards confirmed by Bob Ray at the table," in page
+    assert "I have seen the cards: confirm" not in page
+    game = client.get(f"/games/{at_table.game.pk}/").content.decode()
+    assert "cards confirmed by Bob Ray at the table." in game

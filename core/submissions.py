@@ -84,6 +84,17 @@ def spend_token(*, token: str | None, actor) -> Callable[[models.Model], None]:
     return made
 
 
+def refuse_spent(token: str | None) -> None:
+    """Raise AlreadySaved when `token` is spent already: for a service that checks something
+    before its transaction (a table PIN, whose wrong tries are kept), so a second post of a
+    saved form says it was saved rather than why it could not be saved again. `spend_token`
+    still decides, in the transaction."""
+    if token and TOKEN_PATTERN.fullmatch(token):
+        made = SubmissionToken.objects.filter(token=token).values_list("made", flat=True).first()
+        if made is not None:
+            raise AlreadySaved(made=made)
+
+
 def _nothing(obj: models.Model) -> None:
     return None
 

@@ -8,6 +8,9 @@ Terms:
 - sides: who sat on which side when the claim was filed: the claim's `parties`, or for a claim
   without them (filed before claims kept them) its game's seats in the file, as
   `Claim.party_sides` reads them from the database.
+- confirmed at the table: a jackpot hand's cards confirmed through the table's link name the
+  player who saw them (`cards_confirmed_by_player`), who was a party of another side than the
+  claimant's (scoring.services.table_cards_confirm).
 - outcomes: a claim has outcome 1, worked out when it is filed, and outcome 2 when an opponent
   called muggins on it (scoring.outcomes.claim_outcome, with the session's muggins rule); each
   outcome row of the file must say what they say (kind, points per side, explanation).
@@ -71,6 +74,12 @@ def recount_problem(claim, outcomes: list, *, muggins: bool, seat_sides: dict[st
         return claim, (
             f"its claimant's side is {claim.claimant_side}, but the claimant (club.player "
             f"#{claim.claimant_id}) sat on side {sides.get(str(claim.claimant_id))}."
+        )
+    confirmer = claim.cards_confirmed_by_player_id
+    if confirmer is not None and sides.get(str(confirmer)) in (None, claim.claimant_side):
+        return claim, (
+            f"its cards are confirmed at the table by club.player #{confirmer}, who was not a "
+            "player of another side than the claimant's."
         )
     return _outcomes_problem(claim, outcomes, muggins=muggins, sides=sides)
 

@@ -380,3 +380,67 @@ class TableDisputeForm(OneTimeFormMixin, forms.Form):
         self.fields["player"].error_messages["invalid_choice"] = (
             "Choose a player who was at the table when the claim was filed."
         )
+
+
+class TableMugginsForm(OneTimeFormMixin, forms.Form):
+    """A muggins call on the table page: who calls (an opponent of the claimant at filing), for
+    how many points, and their PIN when the session's rules ask for table PINs."""
+
+    caller = forms.TypedChoiceField(
+        coerce=int,
+        label="Who calls muggins?",
+        widget=forms.RadioSelect,
+        error_messages={"required": "Choose who calls muggins."},
+    )
+    points = forms.IntegerField(
+        min_value=1,
+        max_value=29,
+        label="Muggins for how many points?",
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", "min": 1, "max": 29}),
+        error_messages={
+            "required": "Write the points you call muggins for.",
+            "invalid": "Write the points as a whole number.",
+            "min_value": "Call muggins for 1 point or more.",
+            "max_value": "No hand makes more than 29: call muggins for 29 points or fewer.",
+        },
+    )
+
+    def __init__(self, *args, opponents: list[tuple[int, str]], pin: bool, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["caller"].choices = opponents
+        self.fields["caller"].error_messages["invalid_choice"] = (
+            "Choose an opponent of the claimant: muggins is called by the other side."
+        )
+        if pin:
+            self.fields["pin"] = pin_field()
+
+    def typed_pin(self) -> str:
+        return self.cleaned_data.get("pin", "")
+
+
+class TableConfirmCardsForm(OneTimeFormMixin, forms.Form):
+    """A jackpot hand's cards confirmed on the table page: who has seen them (a player of another
+    side than the claimant's at filing), that they have, and their PIN when the session asks."""
+
+    player = forms.TypedChoiceField(
+        coerce=int,
+        label="Who has seen the cards?",
+        widget=forms.RadioSelect,
+        error_messages={"required": "Choose who has seen the cards."},
+    )
+    seen = forms.BooleanField(
+        label="I have seen these cards",
+        error_messages={"required": "Tick “I have seen these cards” once you have seen them."},
+    )
+
+    def __init__(self, *args, others: list[tuple[int, str]], pin: bool, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["player"].choices = others
+        self.fields["player"].error_messages["invalid_choice"] = (
+            "Choose a player of another side: the claimant's own side does not confirm its cards."
+        )
+        if pin:
+            self.fields["pin"] = pin_field()
+
+    def typed_pin(self) -> str:
+        return self.cleaned_data.get("pin", "")

@@ -12,7 +12,9 @@ Terms:
   the seats as they are later.
 - cards confirmed: a player of another side (or a judge who is not a party) has seen the cards of
   a hand or crib claim; a jackpot hand wins its jackpot only then (docs/design.md, "Claims, muggins
-  and disputes").
+  and disputes"). Confirmed by a login (`cards_confirmed_by`: a player or a judge on the claim's
+  page) or by a player at the table, through its link (`cards_confirmed_by_player`), never both;
+  `CARDS_CONFIRMED` is that one definition for a query, `Claim.cards_confirmed` for a row.
 - outcome: the points each side scores for a claim, worked out by the service from the claim,
   the true count and the house rules. A muggins call makes a new outcome; the latest is current.
 - side: the side index of the game's seats (games.Seat.side); `points` maps side -> points.
@@ -32,6 +34,11 @@ from django.utils import timezone
 from club.models import Player
 from club.names import person_name
 from games.models import Game, Result, Seat
+
+# A claim whose cards are confirmed, by a login or at the table (see the module's terms).
+CARDS_CONFIRMED = models.Q(cards_confirmed_by__isnull=False) | models.Q(
+    cards_confirmed_by_player__isnull=False
+)
 
 
 class ClaimKind(models.TextChoices):
@@ -93,6 +100,15 @@ class Claim(models.Model):
         related_name="+",
         help_text="Who saw and confirmed the cards: a player of another side, or a judge.",
     )
+    cards_confirmed_by_player = models.ForeignKey(
+        Player,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text="The player of another side who confirmed the cards at the table (its link, "
+        "no login).",
+    )
     cards_confirmed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
@@ -106,6 +122,13 @@ class Claim(models.Model):
             models.CheckConstraint(
                 condition=models.Q(filed_by__isnull=False) | models.Q(filed_at_table=True),
                 name="claim_filed_by_a_login_or_at_the_table",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(cards_confirmed_by__isnull=True)
+                | models.Q(cards_confirmed_by_player__isnull=True),
+                name="claim_cards_confirmed_once",
+                violation_error_message="Its cards are confirmed by a login or at the table by a "
+                "player, never both.",
             ),
         ]
         # The records list the 28s and 29s: found by their count, not by reading every claim.
@@ -145,11 +168,17 @@ class Claim(models.Model):
 
     @property
     def cards_confirmed(self) -> bool:
-        return self.cards_confirmed_by_id is not None
+        """Whether the cards are confirmed (the module's terms; `CARDS_CONFIRMED` in a query)."""
+        return (
+            self.cards_confirmed_by_id is not None or self.cards_confirmed_by_player_id is not None
+        )
 
     @property
     def cards_confirmer_name(self) -> str:
-        """Who confirmed the cards, by their player's name (a judge without one: login name)."""
+        """Who confirmed the cards, by their player's name (a judge without one: login name); at
+        the table, the player named there, "at the table"."""
+        if self.cards_confirmed_by_player_id:
+            return f"{self.cards_confirmed_by_player.display_name} at the table"
         return person_name(self.cards_confirmed_by)
 
     def card_list(self) -> list[str]:

@@ -12,7 +12,8 @@ found only by a muggins call (the claimant did not announce it). A wrong muggins
 the count. Undisputed, it is accepted; disputed, only once a judge has ruled and the last ruling
 did not take the points away (it gives the claimant's side the count or more: a ruling records
 the points each side scores for the claim). With *confirmed cards*, a player of another side at
-the table or a judge has also confirmed its cards (`Claim.cards_confirmed_by`). That one
+the table or a judge has also confirmed its cards (`scoring.models.CARDS_CONFIRMED`: by a
+login, or by a player at the table through its link). That one
 definition serves the jackpots (money.selectors.accepted_hands: a 29, 28 or 24 with confirmed
 cards) and the highlights (standings.highlights: every accepted big hand, confirmed or not, since
 only a session that runs the jackpot asks for the cards to be confirmed). A claim at a game
@@ -28,7 +29,7 @@ from django.db.models import F, QuerySet
 
 from games.models import GameStatus
 from scoring.engine import ENGINE_VERSION, HandScore, Rarity, rarity, score_hand
-from scoring.models import OPEN_DISPUTE_STATES, Claim, ClaimKind, Dispute, Ruling
+from scoring.models import CARDS_CONFIRMED, OPEN_DISPUTE_STATES, Claim, ClaimKind, Dispute, Ruling
 
 BIG_HAND = 24
 
@@ -110,6 +111,7 @@ def session_claims(session) -> QuerySet[Claim]:
             "dispute__opened_by",
             "dispute__named_judge",
             "cards_confirmed_by",
+            "cards_confirmed_by_player",
         )
         .prefetch_related(
             "outcomes",
@@ -126,7 +128,13 @@ def game_claims(game) -> QuerySet[Claim]:
     """A game's claims, newest first, with their outcomes and where their disputes stand."""
     return (
         Claim.objects.filter(game=game)
-        .select_related("claimant", "muggins_caller", "cards_confirmed_by", "dispute__opened_by")
+        .select_related(
+            "claimant",
+            "muggins_caller",
+            "cards_confirmed_by",
+            "cards_confirmed_by_player",
+            "dispute__opened_by",
+        )
         .prefetch_related(
             "outcomes",
             "cards_confirmed_by__players",
@@ -150,7 +158,7 @@ def big_hand_claims(
         claimed_points=F("true_points"),
     ).exclude(game__status=GameStatus.NOT_PLAYED)
     if cards_confirmed:
-        claims = claims.filter(cards_confirmed_by__isnull=False)
+        claims = claims.filter(CARDS_CONFIRMED)
     return claims
 
 

@@ -10,6 +10,16 @@ app_name = "table_claims"
 urlpatterns = [
     path("<str:token>/claims/new/", table_views.TableClaimFileView.as_view(), name="claim_new"),
     path(
+        "<str:token>/claims/<int:claim>/muggins/",
+        table_views.TableMugginsCallView.as_view(),
+        name="muggins",
+    ),
+    path(
+        "<str:token>/claims/<int:claim>/cards/",
+        table_views.TableCardsConfirmView.as_view(),
+        name="cards_confirm",
+    ),
+    path(
         "<str:token>/claims/<int:claim>/dispute/",
         table_views.TableDisputeOpenView.as_view(),
         name="dispute_open",

@@ -30,7 +30,7 @@ from scoring.forms import (
     RulingForm,
     StatementForm,
 )
-from scoring.models import Claim, ClaimKind, Dispute, DisputeState, RulingDecision
+from scoring.models import Claim, Dispute, DisputeState, RulingDecision
 from scoring.selectors import game_claims, judges_queue, session_claims
 
 FRAGMENT_HEADER = "fetch"
@@ -212,6 +212,7 @@ class ClaimMixin(PageMixin, GameClaimMixin):
                     "claimant",
                     "muggins_caller",
                     "cards_confirmed_by",
+                    "cards_confirmed_by_player",
                 ),
                 pk=self.kwargs["pk"],
                 game__session__club=self.club,
@@ -245,13 +246,8 @@ class ClaimMixin(PageMixin, GameClaimMixin):
         # Who is a party is fixed when the claim is filed (claim.parties), not read from the seats.
         me = Player.objects.filter(user_id=user.pk).values_list("pk", flat=True).first()
         my_side = claim.party_side(me) if user.is_authenticated else None
-        muggins_open = (
-            open_session
-            and game.session.house_rules.muggins
-            and claim.kind != ClaimKind.HEELS  # ACC rule 10.3
-            and not claim.muggins_caller_id
-            and dispute is None
-            and (organiser or (my_side is not None and my_side != claim.claimant_side))
+        muggins_open = services.can_call_muggins(claim) and (
+            organiser or (my_side is not None and my_side != claim.claimant_side)
         )
         if muggins_open:
             opponents = [

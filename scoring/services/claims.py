@@ -191,6 +191,77 @@ def _file_claim(
     return claim
 
 
+# --- Muggins --------------------------------------------------------------------------------------
+# Each rule once: the call on the claim's page (`muggins_call`, a login) and at the table
+# (scoring.services.table.table_muggins_call, a player named there) check the same things.
+
+
+def check_muggins_open(claim: Claim) -> None:
+    """Whether `claim` takes a muggins call now, whoever calls it; else a ValidationError saying
+    why: muggins only when the session's rules have it; never on his heels, never on a muggins
+    score (once per claim: ACC rule 10.3); a disputed claim is the judge's."""
+    if not claim.game.session.house_rules.muggins:
+        raise ValidationError("This session is played without muggins.")
+    if claim.kind == ClaimKind.HEELS:
+        raise ValidationError(
+            "There is no muggins on his heels (ACC rule 10.3): two for his heels not "
+            "pegged are lost, nobody takes them."
+        )
+    if claim.muggins_caller_id:
+        raise ValidationError(
+            f"{claim.muggins_caller} already called muggins on this claim: there is no "
+            "muggins on a muggins score or a penalty (ACC rule 10.3)."
+        )
+    if hasattr(claim, "dispute"):
+        raise ValidationError("This claim is disputed: the judge's ruling decides it.")
+
+
+def can_call_muggins(claim: Claim) -> bool:
+    """Whether the claim takes a muggins call now (for the pages; the services decide)."""
+    return claim.game.session.is_open and passes(check_muggins_open, claim)
+
+
+def check_muggins_caller(claim: Claim, caller: Player) -> int:
+    """The caller's side at filing: an opponent of the claimant (`claim.parties`)."""
+    caller_side = claim.party_side(caller.pk)
+    if caller_side is None or caller_side == claim.claimant_side:
+        raise ValidationError({"caller": "Muggins is called by an opponent of the claimant."})
+    return caller_side
+
+
+def check_muggins_points(points: int | None) -> None:
+    if not points or points < 1:
+        raise ValidationError({"points": "Call muggins for 1 point or more."})
+
+
+def call_muggins(
+    claim: Claim, *, caller: Player, points: int, actor: AbstractBaseUser | None
+) -> Outcome:
+    """Record the call and its outcome (ACC rule 10.4a: the caller takes the lesser of N and the
+    points overlooked; a call when nothing was overlooked gives the claimant N), inside the
+    caller's transaction, the claim locked and checked. No `actor`: called at the table by
+    `caller`, and audited so."""
+    game = claim.game
+    claim.muggins_caller = caller
+    claim.muggins_points = points
+    claim.muggins_called_at = timezone.now()
+    claim.save(update_fields=["muggins_caller", "muggins_points", "muggins_called_at"])
+    at_table = caller if actor is None else None
+    audit_record(
+        actor=actor,
+        action=ScoringVerb.MUGGINS_CALLED,
+        obj=claim,
+        club=game.session.club,
+        data={
+            "claim": claim.pk,
+            "caller": caller.pk,
+            "points": points,
+            **(at_the_table(caller) if at_table else {}),
+        },
+    )
+    return _write_outcome(claim, actor, club=game.session.club, at_table=at_table)
+
+
 def muggins_call(
     *, claim: Claim, actor: AbstractBaseUser, caller: Player, points: int, token: str = ""
 ) -> Outcome:
@@ -203,43 +274,16 @@ def muggins_call(
         spend_token(token=token, actor=actor)
         game = lock_game(claim.game)
         claim = locked(Claim.objects.all()).get(pk=claim.pk)
-        if not game.session.house_rules.muggins:
-            raise ValidationError("This session is played without muggins.")
-        if claim.kind == ClaimKind.HEELS:
-            raise ValidationError(
-                "There is no muggins on his heels (ACC rule 10.3): two for his heels not "
-                "pegged are lost, nobody takes them."
-            )
-        if claim.muggins_caller_id:
-            raise ValidationError(
-                f"{claim.muggins_caller} already called muggins on this claim: there is no "
-                "muggins on a muggins score or a penalty (ACC rule 10.3)."
-            )
-        if hasattr(claim, "dispute"):
-            raise ValidationError("This claim is disputed: the judge's ruling decides it.")
+        claim.game = game
+        check_muggins_open(claim)
         actor_side = claim.party_side(_actor_player_id(actor))
         if actor_side is None and not actor.has_perm(ORGANISER_PERMISSION):
             raise PermissionDenied("Only the players at this table or an organiser record it.")
-        caller_side = claim.party_side(caller.pk)
-        if caller_side is None or caller_side == claim.claimant_side:
-            raise ValidationError({"caller": "Muggins is called by an opponent of the claimant."})
+        caller_side = check_muggins_caller(claim, caller)
         if actor_side is not None and actor_side != caller_side:
             raise PermissionDenied("A player records a muggins call for their own side only.")
-        if not points or points < 1:
-            raise ValidationError({"points": "Call muggins for 1 point or more."})
-        claim.muggins_caller = caller
-        claim.muggins_points = points
-        claim.muggins_called_at = timezone.now()
-        claim.save(update_fields=["muggins_caller", "muggins_points", "muggins_called_at"])
-        audit_record(
-            actor=actor,
-            action=ScoringVerb.MUGGINS_CALLED,
-            obj=claim,
-            club=game.session.club,
-            data={"claim": claim.pk, "caller": caller.pk, "points": points},
-        )
-        outcome = _write_outcome(claim, actor, club=game.session.club)
-    return outcome
+        check_muggins_points(points)
+        return call_muggins(claim, caller=caller, points=points, actor=actor)
 
 
 # --- Confirming the cards of a jackpot hand -------------------------------------------------------
@@ -255,19 +299,32 @@ def needs_card_confirmation(claim: Claim) -> bool:
     )
 
 
-def _check_confirmer(claim: Claim, actor: AbstractBaseUser, page: bool = False) -> None:
+def check_cards_to_confirm(claim: Claim) -> None:
+    """Whether the claim's cards wait for a confirmation, whoever confirms them."""
     # A 24, 28 or 29 may be confirmed even where the session runs no jackpot for it (the records
     # list the big hands); the pages ask for it only where a jackpot hangs on it.
     if claim.kind not in (ClaimKind.HAND, ClaimKind.CRIB) or claim.true_points not in JACKPOT_HANDS:
         raise ValidationError("Only the cards of a 24, 28 or 29 hand or crib are confirmed.")
-    if claim.cards_confirmed_by_id:
+    if claim.cards_confirmed:
         raise ValidationError("The cards of this claim are already confirmed.")
+
+
+def of_the_claimants_side(claim: Claim, player_id: int | None) -> bool:
+    """The claimant's own side at filing never confirms its cards."""
+    return player_id is not None and claim.party_side(player_id) == claim.claimant_side
+
+
+CLAIMANTS_SIDE = "The claimant's own side does not confirm its cards."
+
+
+def _check_confirmer(claim: Claim, actor: AbstractBaseUser, page: bool = False) -> None:
+    check_cards_to_confirm(claim)
     if not actor.is_authenticated:
         raise PermissionDenied("Log in to confirm the cards.")
-    side = claim.party_side(_actor_player_id(actor, page=page))
-    if side == claim.claimant_side:
-        raise PermissionDenied("The claimant's own side does not confirm its cards.")
-    if side is None and not actor.has_perm(JUDGE_PERMISSION):
+    player_id = _actor_player_id(actor, page=page)
+    if of_the_claimants_side(claim, player_id):
+        raise PermissionDenied(CLAIMANTS_SIDE)
+    if claim.party_side(player_id) is None and not actor.has_perm(JUDGE_PERMISSION):
         raise PermissionDenied(
             "A player of another side at this table, or a judge, confirms the cards."
         )
@@ -276,6 +333,32 @@ def _check_confirmer(claim: Claim, actor: AbstractBaseUser, page: bool = False) 
 def can_confirm_cards(claim: Claim, actor: AbstractBaseUser) -> bool:
     """Whether `actor` may confirm the claim's cards now (for the pages; the service decides)."""
     return claim.game.session.is_open and passes(_check_confirmer, claim, actor, True)
+
+
+def confirm_cards(claim: Claim, *, actor: AbstractBaseUser | None, player: Player | None) -> Claim:
+    """Record who confirmed the cards, inside the caller's transaction, the claim locked and
+    checked: the login `actor`, or (no actor) `player` at the table, audited so."""
+    claim.cards_confirmed_by = actor
+    claim.cards_confirmed_by_player = player if actor is None else None
+    claim.cards_confirmed_at = timezone.now()
+    claim.save(
+        update_fields=["cards_confirmed_by", "cards_confirmed_by_player", "cards_confirmed_at"]
+    )
+    club = claim.game.session.club
+    pages_changed(club.pk)
+    audit_record(
+        actor=actor,
+        action=ScoringVerb.CARDS_CONFIRMED,
+        obj=claim,
+        club=club,
+        data={
+            "claim": claim.pk,
+            "cards": claim.card_list(),
+            "true": claim.true_points,
+            **(at_the_table(player) if actor is None else {}),
+        },
+    )
+    return claim
 
 
 def claim_confirm_cards(*, claim: Claim, actor: AbstractBaseUser, token: str = "") -> Claim:
@@ -287,16 +370,6 @@ def claim_confirm_cards(*, claim: Claim, actor: AbstractBaseUser, token: str = "
         spend_token(token=token, actor=actor)
         game = lock_game(claim.game)
         claim = locked(Claim.objects.select_related("game__session")).get(pk=claim.pk)
+        claim.game = game
         _check_confirmer(claim, actor)
-        claim.cards_confirmed_by = actor
-        claim.cards_confirmed_at = timezone.now()
-        claim.save(update_fields=["cards_confirmed_by", "cards_confirmed_at"])
-        pages_changed(game.session.club_id)
-        audit_record(
-            actor=actor,
-            action=ScoringVerb.CARDS_CONFIRMED,
-            obj=claim,
-            club=game.session.club,
-            data={"claim": claim.pk, "cards": claim.card_list(), "true": claim.true_points},
-        )
-    return claim
+        return confirm_cards(claim, actor=actor, player=None)

@@ -111,9 +111,10 @@ def assert_made_for_a_phone(page) -> None:
     assert page.evaluate("window.__cspViolations") == []
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     small_targets = page.evaluate(
-        # A radio button's target is its whole label (label.choice).
+        # A radio button's or tick box's target is its whole label (label.choice).
         """() => [...document.querySelectorAll(
-              'main button, main input:not([type=hidden]):not([type=radio]), main label.choice,'
+              'main button, main input:not([type=hidden]):not([type=radio]):not(.choice > input),'
+              + ' main label.choice,'
               + 'main summary, main a.button')]
             .filter(e => e.offsetParent !== null)
             .map(e => [e.outerHTML.slice(0, 60), e.getBoundingClientRect().height])

@@ -21,7 +21,7 @@ from games.models import Result
 from money.services import session_reopen, session_settle
 from scoring import services as scoring_services
 from scoring.models import RulingDecision
-from tests.builders import make_table, run_session
+from tests.builders import LinkTable, make_table, run_session
 from tests.factories import ClubFactory, PlayerFactory, UserFactory
 
 pytestmark = [
@@ -231,4 +231,25 @@ def test_confirming_a_jackpot_hands_cards_locks_session_round_game_claim(people)
     confirmed = locks(
         lambda: scoring_services.claim_confirm_cards(claim=claim, actor=table.users[1])
     )
+    assert confirmed == ["club_session", "games_round", "games_game", "scoring_claim"]
+
+
+def test_a_muggins_call_and_a_card_confirmation_at_the_table_lock_as_on_the_page(people):
+    """table_muggins_call and table_cards_confirm (no login, the table's link) take the claim's
+    locks in the order muggins_call does."""
+    table = LinkTable()
+    game, players = table.game, table.players
+    claim = scoring_services.table_claim_file(
+        game=game,
+        kind="hand",
+        claimant=players[0],
+        claimed_points=28,
+        hand="5C 5D 5S JH",
+        starter="5H",
+    )
+    called = locks(
+        lambda: scoring_services.table_muggins_call(claim=claim, caller=players[1], points=1)
+    )
+    assert called == ["club_session", "games_round", "games_game", "scoring_claim"]
+    confirmed = locks(lambda: scoring_services.table_cards_confirm(claim=claim, player=players[1]))
     assert confirmed == ["club_session", "games_round", "games_game", "scoring_claim"]

@@ -93,6 +93,8 @@ OLD_URLS = (
     ("table:accept", "t/<str:token>/results/<int:result>/accept/"),
     ("table_claims:claim_new", "t/<str:token>/claims/new/"),
     ("table_claims:dispute_open", "t/<str:token>/claims/<int:claim>/dispute/"),
+    ("table_claims:muggins", "t/<str:token>/claims/<int:claim>/muggins/"),
+    ("table_claims:cards_confirm", "t/<str:token>/claims/<int:claim>/cards/"),
     # ... the live board of a session and the refresh of its parts.
     ("web:board", "club/sessions/<int:pk>/board/"),
     ("web:board_parts", "club/sessions/<int:pk>/board/parts/"),

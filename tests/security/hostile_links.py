@@ -13,7 +13,12 @@ from club.forms import LoginGiveForm, LoginLinkForm, LoginRoleForm, OwnPasswordF
 from club.services import login_give
 from games import services as game_services
 from games.forms import TableAcceptForm, TableResultForm
-from scoring.forms import TableClaimForm, TableDisputeForm
+from scoring.forms import (
+    TableClaimForm,
+    TableConfirmCardsForm,
+    TableDisputeForm,
+    TableMugginsForm,
+)
 from tests.factories import PASSWORD
 from tests.security.hostile_values import CARD, HAND, HOSTILE
 from tests.security.hostile_world_base import (
@@ -74,6 +79,28 @@ def table_dispute_open(w: World) -> Target:
     fields = form_fields(TableDisputeForm(parties=parties), w)
     valid = [{"player": str(parties[1][0]), "statement": "The jack is his nobs: 29."}]
     url = reverse("table_claims:dispute_open", args=[w.game.table_token, claim.pk])
+    return Target(url, None, fields, valid)
+
+
+def table_muggins(w: World) -> Target:
+    """Side 1 calls muggins on side 0's 28 for a 29 (table PINs off)."""
+    claim = file_claim(w)
+    opponent = w.seat_players()[1]
+    opponents = [(opponent.pk, opponent.display_name)]
+    fields = form_fields(TableMugginsForm(opponents=opponents, pin=False), w)
+    valid = [{"caller": str(opponent.pk), "points": "1"}]
+    url = reverse("table_claims:muggins", args=[w.game.table_token, claim.pk])
+    return Target(url, None, fields, valid)
+
+
+def table_cards_confirm(w: World) -> Target:
+    """Side 1 confirms the cards of side 0's 29 (table PINs off)."""
+    claim = file_claim(w)
+    opponent = w.seat_players()[1]
+    others = [(opponent.pk, opponent.display_name)]
+    fields = form_fields(TableConfirmCardsForm(others=others, pin=False), w)
+    valid = [{"player": str(opponent.pk), "seen": "on"}]
+    url = reverse("table_claims:cards_confirm", args=[w.game.table_token, claim.pk])
     return Target(url, None, fields, valid)
 
 
@@ -152,4 +179,6 @@ TARGETS = {
     "table:accept": table_accept,
     "table_claims:claim_new": table_claim_new,
     "table_claims:dispute_open": table_dispute_open,
+    "table_claims:muggins": table_muggins,
+    "table_claims:cards_confirm": table_cards_confirm,
 }

@@ -12,20 +12,17 @@ element no wider than its box (scrollWidth <= clientWidth) and inside the screen
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from django.urls import reverse
 
 from club.models import Player
 from tests.browser.conftest import log_in
 from tests.browser.crawl_world import PASSWORD, ROLES, build_world
-from tests.browser.test_crawl import PHONE, log_in_as
+from tests.browser.test_crawl import PHONE, TAP_TARGETS, log_in_as
 from tests.web.test_board import Morning
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-TAP_TARGETS = (Path(__file__).parent / "tap_targets.js").read_text()
 LONG_NAME = "Bartholomew Featherstonehaugh-Smythe"
 # Every element whose own text holds the name, and whether it shows it whole.
 NAME_SHOWN = """

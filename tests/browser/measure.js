@@ -1,36 +1,16 @@
-// What a page must not do on a phone (tests/browser/test_crawl.py): scroll sideways, offer a tap
-// target under 44 px (a link inside a sentence is exempt, as in WCAG 2.5.5), show text under 16 px.
+// What a page must not do on a phone (tests/browser/test_crawl.py): scroll sideways, show text
+// under 16 px. Its tap targets are measured by tap_targets.js.
 () => {
-  const out = {width: document.documentElement.scrollWidth, small_targets: [], small_text: []};
+  const out = {width: document.documentElement.scrollWidth, small_text: []};
   const visible = (el) => {
     const r = el.getBoundingClientRect();
     const s = getComputedStyle(el);
     return r.width > 0 && r.height > 0 && s.visibility !== "hidden" && s.display !== "none";
   };
-  const name = (el) => (el.innerText || el.value || el.getAttribute("aria-label") || el.name || el.tagName).trim().slice(0, 40);
   const where = (el) => {
     const p = el.parentElement;
     return p ? `${p.tagName.toLowerCase()}${p.classList[0] ? "." + p.classList[0] : ""}` : "";
   };
-  const inSentence = (el) => {
-    if (getComputedStyle(el).display !== "inline") return false;
-    const parent = el.parentElement;
-    return parent && parent.innerText.trim().length > el.innerText.trim().length + 1;
-  };
-  for (const el of document.querySelectorAll("a[href], button, input:not([type=hidden]), select, textarea, summary")) {
-    if (!visible(el) || el.closest(".visually-hidden, .skip-link")) continue;
-    let r = el.getBoundingClientRect();
-    let h = r.height, w = r.width;
-    if (el.matches("input[type=checkbox], input[type=radio]")) {
-      for (const label of el.labels || []) {
-        const lr = label.getBoundingClientRect();
-        h = Math.max(h, lr.height); w = Math.max(w, lr.width);
-      }
-    }
-    if ((h < 43.5 || w < 43.5) && !inSentence(el)) {
-      out.small_targets.push(`${where(el)}>${el.tagName.toLowerCase()} "${name(el)}" ${Math.round(w)}x${Math.round(h)}`);
-    }
-  }
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   const seen = new Set();
   while (walker.nextNode()) {

@@ -366,3 +366,26 @@ class TableAcceptForm(forms.Form):
 
     def typed_pin(self) -> str:
         return self.cleaned_data.get("pin", "")
+
+
+class TableCardsForm(forms.Form):
+    """How many table cards the club needs: cards for tables 1 to this number (the ones it has
+    are kept)."""
+
+    up_to = forms.IntegerField(
+        label="Cards for tables 1 to",
+        min_value=1,
+        max_value=200,
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", "min": 1, "max": 200}),
+        error_messages={
+            "required": "Give the number of tables, from 1 to 200.",
+            "invalid": "Give the number of tables, from 1 to 200.",
+            "min_value": "Give the number of tables, from 1 to 200.",
+            "max_value": "Give the number of tables, from 1 to 200.",
+        },
+    )
+
+
+class TableCardsRenewForm(OneTimeFormMixin, forms.Form):
+    """The confirm step of "New cards": no field but the one-time token, so a second press does
+    not replace the cards just printed."""

@@ -96,6 +96,8 @@ def build_world() -> World:
         "standings:player": reverse("standings:player", args=[player.pk]),
         "games:round@open": reverse("games:round", args=[round_.pk]),
         "games:round_print": reverse("games:round_print", args=[round_.pk]),
+        "games:table_cards": reverse("games:table_cards"),
+        "games:table_cards_renew": reverse("games:table_cards_renew"),
         "games:round_scorecards": reverse("games:round_scorecards", args=[round_.pk]),
         "games:round_withdraw": reverse(
             "games:round_withdraw", args=[today.pk, withdrawable.number]

@@ -111,6 +111,11 @@ PAGES = {
     # The confirm step of withdrawing a round (url_for's round has a result: the organiser sees
     # why it cannot be withdrawn).
     "games:round_withdraw": (LOGIN, 403, 403, 200, 403, 404, 403),
+    # The club's table cards (organisers: the cards are keys to the tables); a stranger's
+    # organiser sees their own club's. Making and making new are POST (new: a confirm page).
+    "games:table_cards": (LOGIN, 403, 403, 200, 403, 200, 403),
+    "games:table_cards_make": (LOGIN, 403, 403, 405, 403, 405, 403),
+    "games:table_cards_renew": (LOGIN, 403, 403, 200, 403, 200, 403),
     "games:game": (LOGIN, 200, 200, 200, 404, 404, 403),
     "games:result_enter": (LOGIN, 405, 405, 405, 405, 405, 403),
     "games:result_confirm": (LOGIN, 405, 405, 405, 405, 405, 403),

@@ -108,12 +108,9 @@ PAGES = {
     "games:round_swap": (LOGIN, 403, 403, 405, 403, 405, 403),
     # Typing in a round's scorecards: organisers (the permission to correct a result).
     "games:round_scorecards": (LOGIN, 403, 403, 200, 403, 404, 403),
-    # The confirm step of withdrawing a round (url_for's round has a result: the organiser sees
-    # why it cannot be withdrawn).
+    # Withdrawing a round's confirm step (url_for's round has a result: the reason is shown).
     "games:round_withdraw": (LOGIN, 403, 403, 200, 403, 404, 403),
-    # The club's table cards (organisers: the cards are keys to the tables); a stranger's
-    # organiser sees their own club's. Making and making new are POST (new: a confirm page).
-    "games:table_cards": (LOGIN, 403, 403, 200, 403, 200, 403),
+    "games:table_cards": (LOGIN, 403, 403, 200, 403, 200, 403),  # organisers: keys to tables
     "games:table_cards_make": (LOGIN, 403, 403, 405, 403, 405, 403),
     "games:table_cards_renew": (LOGIN, 403, 403, 200, 403, 200, 403),
     "games:game": (LOGIN, 200, 200, 200, 404, 404, 403),
@@ -152,7 +149,7 @@ PAGES = {
     "judge_link:page": (200, 200, 200, 200, 200, 200, 200),
     # A proposed correction's acceptance link: whoever holds it (tests/games/test_corrections.py).
     "accept_link:page": (200, 200, 200, 200, 200, 200, 200),
-    # A table's link: anyone holding it, logged in or not, of any club, while its
+    # A table's link (a game's, or a table card's): anyone holding it, of any club, while its
     # round is open (tests/games/test_table_views.py: the refusals). Its forms are POST only.
     "table:page": (200, 200, 200, 200, 200, 200, 200),
     "table:result": (405, 405, 405, 405, 405, 405, 405),

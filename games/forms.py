@@ -15,7 +15,7 @@ from django.core.validators import RegexValidator
 from club.rules import HouseRules
 from core.submissions import OneTimeFormMixin
 from games.game_result import GameResultError, game_result
-from games.models import Game, Round
+from games.models import MOST_TABLE_CARDS, Game, Round
 from games.selectors import RoundTable, name_key
 
 
@@ -368,6 +368,9 @@ class TableAcceptForm(forms.Form):
         return self.cleaned_data.get("pin", "")
 
 
+TABLES_FROM_1 = f"Give the number of tables, from 1 to {MOST_TABLE_CARDS}."
+
+
 class TableCardsForm(forms.Form):
     """How many table cards the club needs: cards for tables 1 to this number (the ones it has
     are kept)."""
@@ -375,13 +378,13 @@ class TableCardsForm(forms.Form):
     up_to = forms.IntegerField(
         label="Cards for tables 1 to",
         min_value=1,
-        max_value=200,
-        widget=forms.NumberInput(attrs={"inputmode": "numeric", "min": 1, "max": 200}),
+        max_value=MOST_TABLE_CARDS,
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", "min": 1, "max": MOST_TABLE_CARDS}),
         error_messages={
-            "required": "Give the number of tables, from 1 to 200.",
-            "invalid": "Give the number of tables, from 1 to 200.",
-            "min_value": "Give the number of tables, from 1 to 200.",
-            "max_value": "Give the number of tables, from 1 to 200.",
+            "required": TABLES_FROM_1,
+            "invalid": TABLES_FROM_1,
+            "min_value": TABLES_FROM_1,
+            "max_value": TABLES_FROM_1,
         },
     )
 

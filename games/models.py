@@ -430,6 +430,10 @@ class CorrectionProposal(models.Model):
         return f"Proposed correction of {self.game}: {self.scores}"
 
 
+# More table cards than any club room has tables: a typo (1000) must not print a thousand cards.
+MOST_TABLE_CARDS = 200
+
+
 class TableCard(models.Model):
     """A club's printed card for one physical table number: its QR code and short link
     (`/t/<token>/`, the same form and alphabet as a game's) open the game at that table number

@@ -31,12 +31,10 @@ from core.audit import audit_record_many
 from core.locking import locked
 from core.submissions import spend_token
 from games.audit import GameVerb
+from games.models import MOST_TABLE_CARDS as MOST_CARDS
 from games.models import TOKEN_ALPHABET, TOKEN_LENGTH, Game, Round, TableCard
 from games.services.results import status_refusal
 from games.services.table import LINKS_OFF, TOKEN_PATTERN, later_round, links_on
-
-# More tables than any club room holds: a typo (1000) must not print a thousand cards.
-MOST_CARDS = 200
 
 
 def unused_token() -> str:

@@ -44,7 +44,7 @@ NOT_CRAWLED = {"health", "web:session_export", "web:board_parts", "welcome", "lo
 @dataclass(frozen=True)
 class World:
     pages: dict[str, str]  # label ("name" or "name@state") -> path
-    table_paths: list[str]  # the table links of today's round, in play and finished
+    table_paths: list[str]  # the table links of today's round, in play and finished, and a card
 
 
 def build_world() -> World:
@@ -119,7 +119,17 @@ def build_world() -> World:
         "table:page@draft": reverse("table:page", args=[drafted.table_token]),
     }
     pages |= _player_links(today, organiser, finished, dispute)
-    tables = [pages["table:page@in_play"], pages["table:page@draft"]]
+    # The club's table cards, one more than its most tables: that card's table has no game in
+    # today's round (its page lists the round's tables, with "Find your name").
+    most = game_services.most_tables(club)
+    game_services.table_cards_make(club=club, actor=organiser, up_to=most + 1)
+    spare = game_services.current_cards(club).get(number=most + 1)
+    pages["table:page@card_no_game"] = reverse("table:page", args=[spare.token])
+    tables = [
+        pages["table:page@in_play"],
+        pages["table:page@draft"],
+        pages["table:page@card_no_game"],
+    ]
     return World(pages=pages, table_paths=tables)
 
 

@@ -123,6 +123,14 @@ def test_new_cards_warn_first_then_replace_the_old_ones_once(client, cards):
     assert "This card was replaced by new cards on" in gone.content.decode()
 
 
+def test_the_audit_log_names_the_cards_made_and_made_new(client, cards):
+    services.table_cards_renew(club=cards.club, actor=cards.organiser)
+    client.force_login(organiser_of(cards))
+    html = client.get(reverse("club:audit")).content.decode()
+    assert "Table card made" in html and "Table card made new" in html
+    assert not any(card.token in html for card in TableCard.objects.all())
+
+
 def test_new_cards_without_cards_say_to_make_them_first(client, first_of_two):
     client.force_login(organiser_of(first_of_two))
     page = client.get(reverse("games:table_cards_renew"))

@@ -26,12 +26,45 @@ from games import services
 from games.forms import TableCardsForm, TableCardsRenewForm
 
 
+def _which(made) -> str:
+    """ "table 5", "tables 1 to 4" or "tables 2, 5" for the cards just made."""
+    numbers = [card.number for card in made]
+    if len(numbers) == 1:
+        return f"table {numbers[0]}"
+    if numbers == list(range(numbers[0], numbers[-1] + 1)):
+        return f"tables {numbers[0]} to {numbers[-1]}"
+    return "tables " + ", ".join(map(str, numbers))
+
+
 class TableCardsView(NeverCachedMixin, PermissionRequiredMixin, ClubMixin, PageMixin, View):
-    permission_required = "games.view_tablecard"
+    """The cards (GET); its form posts here to make the cards for tables 1 to N that the club
+    does not have yet."""
+
     template_name = "games/table_cards.html"
+
+    def get_permission_required(self):
+        if self.request.method == "POST":
+            return ("games.add_tablecard",)
+        return ("games.view_tablecard",)
 
     def get(self, request):
         return self.render_page()
+
+    def post(self, request):
+        form = TableCardsForm(request.POST)
+        if form.is_valid():
+            up_to = form.cleaned_data["up_to"]
+            try:
+                made = services.table_cards_make(club=self.club, actor=request.user, up_to=up_to)
+            except ValidationError as error:
+                add_service_errors(form, error)
+            else:
+                if made:
+                    messages.success(request, f"Made the cards of {_which(made)}: print them.")
+                else:
+                    messages.info(request, f"Tables 1 to {up_to} have their cards already.")
+                return redirect("games:table_cards")
+        return self.render_page(status=400, make_form=form)
 
     def page_context(self, **overrides) -> dict:
         club = self.club
@@ -55,37 +88,6 @@ class TableCardsView(NeverCachedMixin, PermissionRequiredMixin, ClubMixin, PageM
         }
         context.update(overrides)
         return context
-
-
-class TableCardsMakeView(TableCardsView):
-    """Make the cards for tables 1 to N that the club does not have yet."""
-
-    permission_required = "games.add_tablecard"
-    http_method_names = ["post", "options"]
-
-    def post(self, request):
-        form = TableCardsForm(request.POST)
-        if form.is_valid():
-            up_to = form.cleaned_data["up_to"]
-            try:
-                made = services.table_cards_make(club=self.club, actor=request.user, up_to=up_to)
-            except ValidationError as error:
-                add_service_errors(form, error)
-            else:
-                if made:
-                    numbers = [card.number for card in made]
-                    which = (
-                        f"table {numbers[0]}"
-                        if len(numbers) == 1
-                        else f"tables {numbers[0]} to {numbers[-1]}"
-                        if numbers == list(range(numbers[0], numbers[-1] + 1))
-                        else "tables " + ", ".join(map(str, numbers))
-                    )
-                    messages.success(request, f"Made the cards of {which}: print them.")
-                else:
-                    messages.info(request, f"Tables 1 to {up_to} have their cards already.")
-                return redirect("games:table_cards")
-        return self.render_page(status=400, make_form=form)
 
 
 class TableCardsRenewView(NeverCachedMixin, PermissionRequiredMixin, ClubMixin, View):

@@ -25,7 +25,6 @@ urlpatterns = [
     ),
     # The club's table cards: one per table number, printed once (organisers).
     path("table-cards/", card_views.TableCardsView.as_view(), name="table_cards"),
-    path("table-cards/make/", card_views.TableCardsMakeView.as_view(), name="table_cards_make"),
     path("table-cards/new/", card_views.TableCardsRenewView.as_view(), name="table_cards_renew"),
     path("<int:pk>/", views.GameView.as_view(), name="game"),
     path("<int:pk>/result/", views.ResultEnterView.as_view(), name="result_enter"),

@@ -47,7 +47,6 @@ OLD_URLS = (
     ("games:round_print", "games/rounds/<int:pk>/print/"),
     ("games:round_swap", "games/rounds/<int:pk>/swap/"),
     ("games:table_cards", "games/table-cards/"),
-    ("games:table_cards_make", "games/table-cards/make/"),
     ("games:table_cards_renew", "games/table-cards/new/"),
     ("games:game", "games/<int:pk>/"),
     ("games:result_enter", "games/<int:pk>/result/"),

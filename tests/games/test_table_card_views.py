@@ -83,7 +83,7 @@ def test_the_page_offers_cards_for_the_most_tables_the_club_has_had(client, firs
     response = client.get(reverse("games:table_cards"))
     assert response.context["make_form"].initial["up_to"] == 2
     assert "tables 1, 2 have no card yet" in response.content.decode()
-    response = client.post(reverse("games:table_cards_make"), {"up_to": "2"}, follow=True)
+    response = client.post(reverse("games:table_cards"), {"up_to": "2"}, follow=True)
     assert "Made the cards of tables 1 to 2: print them." in response.content.decode()
     assert list(services.current_cards(first_of_two.club).values_list("number", flat=True)) == [
         1,
@@ -91,14 +91,14 @@ def test_the_page_offers_cards_for_the_most_tables_the_club_has_had(client, firs
     ]
     # More: the next number is offered; the printed ones are kept.
     assert response.context["make_form"].initial["up_to"] == 3
-    response = client.post(reverse("games:table_cards_make"), {"up_to": "2"}, follow=True)
+    response = client.post(reverse("games:table_cards"), {"up_to": "2"}, follow=True)
     assert "Tables 1 to 2 have their cards already." in response.content.decode()
 
 
 @pytest.mark.parametrize("typed", ["", "0", "201", "x", "-3"])
 def test_a_wrong_number_of_tables_is_a_form_error(client, first_of_two, typed):
     client.force_login(organiser_of(first_of_two))
-    response = client.post(reverse("games:table_cards_make"), {"up_to": typed})
+    response = client.post(reverse("games:table_cards"), {"up_to": typed})
     assert response.status_code == 400
     assert "Give the number of tables, from 1 to 200." in response.content.decode()
     assert not TableCard.objects.exists()

@@ -230,7 +230,7 @@ def round_withdraw(w: World) -> Target:
 
 def table_cards_make(w: World) -> Target:
     """The club's cards for tables 1 to N (N from 1 to 200)."""
-    url = reverse("games:table_cards_make")
+    url = reverse("games:table_cards")
     return Target(url, w.organiser, form_fields(TableCardsForm(), w), [{"up_to": "3"}])
 
 
@@ -527,7 +527,7 @@ TARGETS: dict[str, Callable[[World], Target]] = {
     "games:round_swap": round_swap,
     "games:round_withdraw": round_withdraw,
     "games:round_scorecards": round_scorecards,
-    "games:table_cards_make": table_cards_make,
+    "games:table_cards": table_cards_make,
     "games:table_cards_renew": table_cards_renew,
     "games:result_enter": result_enter,
     "games:result_confirm": result_confirm,

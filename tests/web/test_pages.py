@@ -111,7 +111,6 @@ PAGES = {
     # Withdrawing a round's confirm step (url_for's round has a result: the reason is shown).
     "games:round_withdraw": (LOGIN, 403, 403, 200, 403, 404, 403),
     "games:table_cards": (LOGIN, 403, 403, 200, 403, 200, 403),  # organisers: keys to tables
-    "games:table_cards_make": (LOGIN, 403, 403, 405, 403, 405, 403),
     "games:table_cards_renew": (LOGIN, 403, 403, 200, 403, 200, 403),
     "games:game": (LOGIN, 200, 200, 200, 404, 404, 403),
     "games:result_enter": (LOGIN, 405, 405, 405, 405, 405, 403),

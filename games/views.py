@@ -182,7 +182,7 @@ class RoundPrintView(NeverCachedMixin, RoundMixin, View):
         # A table with the club's card on it needs no code of its own: "Scan the card on your
         # table". A table number without a card keeps its code.
         carded = set(services.current_cards(session.club).values_list("number", flat=True))
-        context["cards"] = bool(carded)
+        context["cards"] = any(game.table in carded for game in games)
         for game in games:
             if game.table in carded:
                 game.carded = True

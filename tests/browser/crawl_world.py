@@ -24,7 +24,7 @@ from club.models import Club, Player, Session
 from club.services import club_start
 from club.services.player_links import player_link_issue
 from games import services as game_services
-from games.models import CorrectionProposal, ResultState
+from games.models import MOST_TABLE_CARDS, CorrectionProposal, ResultState, TableCard
 from scoring import services as scoring_services
 from scoring.models import Claim, Dispute
 from scoring.services.disputes import dispute_name_judge, judge_candidates
@@ -119,11 +119,12 @@ def build_world() -> World:
         "table:page@draft": reverse("table:page", args=[drafted.table_token]),
     }
     pages |= _player_links(today, organiser, finished, dispute)
-    # The club's table cards, one more than its most tables: that card's table has no game in
-    # today's round (its page lists the round's tables, with "Find your name").
-    most = game_services.most_tables(club)
-    game_services.table_cards_make(club=club, actor=organiser, up_to=most + 1)
-    spare = game_services.current_cards(club).get(number=most + 1)
+    # A table card of a table number no round has: no game in today's round (its page lists
+    # the round's tables, with "Find your name"). Only that one, so every seating chart keeps
+    # its tables' codes (tests/browser/test_print.py prints them, up to a big session's).
+    spare = TableCard.objects.create(
+        club=club, number=MOST_TABLE_CARDS, token=game_services.table_cards.unused_token()
+    )
     pages["table:page@card_no_game"] = reverse("table:page", args=[spare.token])
     tables = [
         pages["table:page@in_play"],

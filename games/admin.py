@@ -1,10 +1,10 @@
-"""Admin of the games app: rounds, games, seats and result versions, read-only (they change only
-through the site's pages, so every change is audited)."""
+"""Admin of the games app: rounds, games, seats, result versions and table cards, read-only
+(they change only through the site's pages, so every change is audited)."""
 
 from django.contrib import admin
 
 from club.admin import ReadOnlyAdmin, ReadOnlyMixin
-from games.models import Game, Result, ResultLine, Round, Seat
+from games.models import Game, Result, ResultLine, Round, Seat, TableCard
 
 
 class SeatInline(ReadOnlyMixin, admin.TabularInline):
@@ -39,3 +39,10 @@ class ResultAdmin(ReadOnlyAdmin):
     list_display = ("game", "version", "state", "source", "entered_by", "confirmed_by")
     list_filter = ("state", "source")
     inlines = [ResultLineInline]
+
+
+@admin.register(TableCard)
+class TableCardAdmin(ReadOnlyAdmin):
+    list_display = ("club", "number", "made_at", "retired_at")
+    list_filter = ("club",)
+    exclude = ("token",)  # a key to a table: shown on the organisers' cards page only

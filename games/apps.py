@@ -21,6 +21,9 @@ class GamesConfig(AppConfig):
             "games.change_round",
             "games.delete_round",  # withdraw a round drawn by mistake
             "games.correct_result",
+            "games.view_tablecard",  # the table cards: keys to the tables, like the chart's codes
+            "games.add_tablecard",
+            "games.change_tablecard",
         ),
     }
 

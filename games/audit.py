@@ -1,5 +1,5 @@
-"""The games app's audit verbs: draws, seat swaps, withdrawn rounds, results (`core.verbs`), and
-how the audit log names the games its entries refer to (`core.audit_log`)."""
+"""The games app's audit verbs: draws, seat swaps, withdrawn rounds, results, table cards
+(`core.verbs`), and how the audit log names the games its entries refer to (`core.audit_log`)."""
 
 from django.db import models
 
@@ -22,6 +22,8 @@ class GameVerb(models.TextChoices):
     GAME_NOT_PLAYED = "game.not_played", "Game marked not played"
     GAME_FORFEIT = "game.forfeit", "Game marked a forfeit"
     GAME_BACK_TO_PLAYING = "game.back_to_playing", "Game put back to playing"
+    TABLE_CARD_MADE = "table_card.made", "Table card made"
+    TABLE_CARD_RENEWED = "table_card.renewed", "Table card made new (the old one stopped)"
 
 
 def game_names(club, ids: set[int]) -> dict[int, str]:

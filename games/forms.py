@@ -15,7 +15,7 @@ from django.core.validators import RegexValidator
 from club.rules import HouseRules
 from core.submissions import OneTimeFormMixin
 from games.game_result import GameResultError, game_result
-from games.models import Game, Round
+from games.models import MOST_TABLE_CARDS, Game, Round
 from games.selectors import RoundTable, name_key
 
 
@@ -368,3 +368,29 @@ class TableAcceptForm(forms.Form):
 
     def typed_pin(self) -> str:
         return self.cleaned_data.get("pin", "")
+
+
+TABLES_FROM_1 = f"Give the number of tables, from 1 to {MOST_TABLE_CARDS}."
+
+
+class TableCardsForm(forms.Form):
+    """How many table cards the club needs: cards for tables 1 to this number (the ones it has
+    are kept)."""
+
+    up_to = forms.IntegerField(
+        label="Cards for tables 1 to",
+        min_value=1,
+        max_value=MOST_TABLE_CARDS,
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", "min": 1, "max": MOST_TABLE_CARDS}),
+        error_messages={
+            "required": TABLES_FROM_1,
+            "invalid": TABLES_FROM_1,
+            "min_value": TABLES_FROM_1,
+            "max_value": TABLES_FROM_1,
+        },
+    )
+
+
+class TableCardsRenewForm(OneTimeFormMixin, forms.Form):
+    """The confirm step of "New cards": no field but the one-time token, so a second press does
+    not replace the cards just printed."""

@@ -428,3 +428,48 @@ class CorrectionProposal(models.Model):
 
     def __str__(self) -> str:
         return f"Proposed correction of {self.game}: {self.scores}"
+
+
+# More table cards than any club room has tables: a typo (1000) must not print a thousand cards.
+MOST_TABLE_CARDS = 200
+
+
+class TableCard(models.Model):
+    """A club's printed card for one physical table number: its QR code and short link
+    (`/t/<token>/`, the same form and alphabet as a game's) open the game at that table number
+    in the current round of the club's open session (games.services.table_cards). Printed once
+    and left on the table; "New cards" retires every card of the club (`retired_at`) and makes
+    new tokens, so a lost or photographed card stops working. A retired card is kept, so its
+    address says it was replaced rather than "no such table"."""
+
+    club = models.ForeignKey("club.Club", on_delete=models.PROTECT, related_name="table_cards")
+    number = models.PositiveSmallIntegerField(help_text="The table number painted on the card.")
+    token = models.CharField(
+        max_length=TOKEN_LENGTH,
+        unique=True,
+        editable=False,
+        help_text="The key of the card's link (/t/<token>/), unique among games' tokens too.",
+    )
+    made_at = models.DateTimeField(default=timezone.now)
+    made_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    retired_at = models.DateTimeField(
+        null=True, blank=True, help_text="When new cards replaced this one (its link stopped)."
+    )
+
+    class Meta:
+        ordering = ["club", "number", "-made_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["club", "number"],
+                condition=models.Q(retired_at__isnull=True),
+                name="table_card_one_current_per_number",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(number__gte=1), name="table_card_number_positive"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Table card {self.number} of {self.club}"

@@ -8,8 +8,15 @@ Terms:
   accept it (with a PIN field when the session asks for table PINs) and "Enter the scores
   again". Confirmed: the result, read-only. Apps above add panels (scoring's claims) through
   `games.hooks.register_table_panel`.
-- dead link: a token no game has (404), or a game whose link does not work now (410, with
-  `table_refusal`'s sentence: links off, the session settled, a later round drawn).
+- dead link: a token no game nor card has (404), or a game whose link does not work now (410,
+  with `table_refusal`'s sentence: links off, the session settled, a later round drawn).
+- card link: a table card's token (games.services.table_cards). A GET goes (302) to the game at
+  the card's table number in the current round; with no game there, a page saying so with the
+  round's tables and "Find your name" (200); a replaced card or links off: 410 with the reason.
+  Nothing is posted through a card's address (the game's page posts to the game's own link).
+- forwarding: a GET of a game's link whose round is over (a later round drawn, the session
+  still open) goes to the same table number's current game, as a card does; its posts stay
+  refused (410), so no result is entered at a past round's game.
 - offline worker: the service worker of static/js/table-worker.js, served at `/t/sw.js`
   (`table_worker`) so that its scope is `/t/`: it keeps the last copy of each table page a phone
   opened and shows it on a reload when the network is down (docs/decisions/table-links.md).
@@ -43,10 +50,19 @@ from club.services import pin_refusal
 from club.views.logins import never_cached
 from core.mixins import add_service_errors
 from core.submissions import AlreadySaved
-from games.forms import TableAcceptForm, TableResultForm
+from games.forms import FindNameForm, TableAcceptForm, TableResultForm
 from games.hooks import table_panels
 from games.models import Game, Result, ResultState
-from games.services import table_acceptors, table_game, table_refusal
+from games.selectors import round_tables
+from games.services import (
+    TableNow,
+    card_now,
+    table_acceptors,
+    table_card,
+    table_forward,
+    table_game,
+    table_refusal,
+)
 from games.services import table_result_accept as accept_service
 from games.services import table_result_enter as enter_service
 from games.services.results import current_result
@@ -203,16 +219,65 @@ def not_found(request, sentence: str, game: Game | None = None) -> HttpResponse:
     return with_table_headers(render(request, "games/table_missing.html", context, status=404))
 
 
+NOTHING_POSTED_TO_A_CARD = (
+    "A table card only opens its table's page: scan the card again and enter the result there."
+)
+
+
+def table_now_answer(request, now: TableNow) -> HttpResponse:
+    """The answer of a card's link, or of a forwarded old game link: the current game's page
+    (302), the reason it does not work (410), or what the table has now (200)."""
+    if now.game is not None:
+        return with_table_headers(redirect(table_url(now.game)))
+    context: dict[str, Any] = {
+        "nav_items": TABLE_NAV,
+        "club": now.club,
+        "now": now,
+        "session": now.session,
+    }
+    if now.refusal:
+        return with_table_headers(
+            render(request, "games/table_card_closed.html", context, status=410)
+        )
+    if now.round is not None:
+        tables = round_tables(now.round)
+        form = FindNameForm(request.GET or None)
+        key = form.key() if form.is_bound else ""
+        found = [table for table in tables if table.has_name(key)]
+        context.update(
+            round=now.round,
+            tables=tables,
+            find_form=form,
+            find_key=key,
+            find_name=" ".join(form.cleaned_data["name"].split()) if key else "",
+            found={table.game.pk for table in found},
+            found_tables=found,
+        )
+    return with_table_headers(render(request, "games/table_card.html", context))
+
+
 class TableMixin:
     """Finds the game of the URL's `token` and refuses a dead link, for every method; every
-    answer gets the table's headers. The game is `self.game`."""
+    answer gets the table's headers. The game is `self.game`. The table page itself
+    (`opens_cards`) also answers a card's link and forwards an old game link (a GET only)."""
+
+    opens_cards = False
 
     def dispatch(self, request, *args, **kwargs):
+        reads = request.method in ("GET", "HEAD")
         game = table_game(kwargs["token"])
         if game is None:
-            return not_found(request, NO_SUCH_TABLE)
+            card = table_card(kwargs["token"])
+            if card is None:
+                return not_found(request, NO_SUCH_TABLE)
+            if not (self.opens_cards and reads):
+                return not_found(request, NOTHING_POSTED_TO_A_CARD)
+            return table_now_answer(request, card_now(card))
         refusal = table_refusal(game)
         if refusal:
+            now = table_forward(game) if self.opens_cards and reads else None
+            if now is not None:
+                return table_now_answer(request, now)
             context = {
                 "game": game,
                 "session": game.session,
@@ -240,6 +305,8 @@ class TableMixin:
 
 
 class TablePageView(TableMixin, View):
+    opens_cards = True
+
     def get(self, request, token):
         return render_table_page(request, self.game)
 

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from games import correction_views, views
+from games import card_views, correction_views, views
 
 app_name = "games"
 
@@ -23,6 +23,9 @@ urlpatterns = [
         views.RoundWithdrawView.as_view(),
         name="round_withdraw",
     ),
+    # The club's table cards: one per table number, printed once (organisers).
+    path("table-cards/", card_views.TableCardsView.as_view(), name="table_cards"),
+    path("table-cards/new/", card_views.TableCardsRenewView.as_view(), name="table_cards_renew"),
     path("<int:pk>/", views.GameView.as_view(), name="game"),
     path("<int:pk>/result/", views.ResultEnterView.as_view(), name="result_enter"),
     path(

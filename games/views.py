@@ -156,8 +156,9 @@ class RoundPrintView(NeverCachedMixin, RoundMixin, View):
     table links work, every table has its QR code and short link (`/t/<token>/`) for the players'
     phones; players see the chart without them. The links' host is `PEGBOARD_BASE_URL` when set
     (the address phones at the venue reach the site by); a loopback host no phone can open
-    (127.0.0.1) gets a warning on screen. The links are keys to the tables, so the chart is never
-    cached (`Cache-Control: no-store`), as the table pages are not."""
+    (127.0.0.1) gets a warning on screen. A table with the club's table card on it gets no
+    code: the chart says "Scan the card on your table". The links are keys to the tables, so the
+    chart is never cached (`Cache-Control: no-store`), as the table pages are not."""
 
     template_name = "games/round_print.html"
 
@@ -178,14 +179,22 @@ class RoundPrintView(NeverCachedMixin, RoundMixin, View):
         if refusal:
             context["links_refusal"] = refusal
             return context
+        # A table with the club's card on it needs no code of its own: "Scan the card on your
+        # table". A table number without a card keeps its code.
+        carded = set(services.current_cards(session.club).values_list("number", flat=True))
+        context["cards"] = any(game.table in carded for game in games)
         for game in games:
+            if game.table in carded:
+                game.carded = True
+                continue
             path = reverse("table:page", args=[game.table_token])
             game.link = absolute_url(self.request, path)
             game.link_host = game.link.split("://", 1)[-1].removesuffix(path)
             game.link_path = path
             game.qr = qr_svg(game.link, title=f"Table {game.table}: {game.link}")
-        context["codes"] = True
-        context["local_only"] = is_local_only(games[0].link)
+        coded = [game for game in games if hasattr(game, "qr")]
+        context["codes"] = bool(coded)
+        context["local_only"] = bool(coded) and is_local_only(coded[0].link)
         return context
 
 

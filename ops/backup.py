@@ -71,6 +71,7 @@ CLUB_ROWS: dict[str, str] = {
     "games.result": "game__session__club",
     "games.resultline": "result__game__session__club",
     "games.sessiontotal": "club",
+    "games.tablecard": "club",
     "scoring.claim": "game__session__club",
     "scoring.outcome": "claim__game__session__club",
     "scoring.dispute": "claim__game__session__club",

@@ -18,7 +18,9 @@ settled session, validates, and writes one audit entry per change inside its tra
 - `corrections`: correction_propose, correction_withdraw, correction_accept (a correction by
   someone who plays, taking effect when the other side accepts it through its one-time link);
 - `table`: what the players do through a table's link without a login: table_result_enter,
-  table_result_accept (and table_game, table_refusal, table_acceptors for its page).
+  table_result_accept (and table_game, table_refusal, table_acceptors for its page);
+- `table_cards`: table_cards_make, table_cards_renew (a club's printed card per table number),
+  and where a card or an old game link leads now (card_now, table_forward).
 """
 
 from games.services.corrections import (
@@ -62,9 +64,31 @@ from games.services.table import (
     table_result_accept,
     table_result_enter,
 )
+from games.services.table_cards import (
+    MOST_CARDS,
+    TableNow,
+    card_now,
+    current_cards,
+    most_tables,
+    table_card,
+    table_cards_make,
+    table_cards_renew,
+    table_forward,
+    todays_session,
+)
 from games.services.unfinished import game_back_to_playing, game_forfeit, game_not_played
 
 __all__ = [
+    "MOST_CARDS",
+    "TableNow",
+    "card_now",
+    "current_cards",
+    "most_tables",
+    "table_card",
+    "table_cards_make",
+    "table_cards_renew",
+    "table_forward",
+    "todays_session",
     "CORRECT_PERMISSION",
     "KIND_OF_TABLE",
     "NO_SCORES",

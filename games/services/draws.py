@@ -30,7 +30,7 @@ from core.submissions import AlreadySaved, label_of, spend_token
 from games.audit import GameVerb
 from games.draw import Draw, DrawError, DrawHistory, DrawTable, draw_round
 from games.hooks import round_holds
-from games.models import Game, Result, Round, Seat, TableKind
+from games.models import Game, Result, Round, Seat, TableCard, TableKind, new_table_token
 from games.services.results import lock_round
 
 KIND_OF_TABLE = {"two": TableKind.TWO, "three": TableKind.THREE, "partners": TableKind.PARTNERS}
@@ -90,11 +90,20 @@ def _save_draw(*, session: Session, number: int, draw: Draw, actor) -> Round:
 
 
 def _save_tables(round_: Round, tables: Sequence[DrawTable]) -> None:
+    tokens = [new_table_token() for _ in tables]
+    # A game's token must not be a table card's (one `/t/<token>/` resolver tells them apart):
+    # one query, and a new draw of the tokens in the unheard-of case.
+    while TableCard.objects.filter(token__in=tokens).exists():
+        tokens = [new_table_token() for _ in tables]
     games = Game.objects.bulk_create(
         Game(
-            session=round_.session, round=round_, table=table.number, kind=KIND_OF_TABLE[table.kind]
+            session=round_.session,
+            round=round_,
+            table=table.number,
+            kind=KIND_OF_TABLE[table.kind],
+            table_token=token,
         )
-        for table in tables
+        for table, token in zip(tables, tokens, strict=True)
     )
     seats = []
     for game, table in zip(games, tables, strict=True):

@@ -26,7 +26,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from club.audit import at_the_table
-from club.models import Player
+from club.models import Player, Session
 from club.services import pin_verify
 from core.audit import audit_record
 from core.submissions import spend_token
@@ -57,17 +57,34 @@ def table_game(token: str) -> Game | None:
     return Game.objects.select_related("session__club", "round").filter(table_token=token).first()
 
 
+LINKS_OFF = (
+    "This club does not use table links: ask the organiser, who enters the result on the game page."
+)
+
+
+def links_on(session: Session) -> bool:
+    """The "table links" rule, in the session's rules and in the club's rules now: turning it
+    off is the organiser's way to stop every printed link at once (a chart left on a wall, a
+    photo of a QR code)."""
+    return session.house_rules.table_links and session.club.table_links
+
+
+def later_round(game: Game) -> int | None:
+    """The number of the first round drawn after the game's (None: its round is the newest)."""
+    return (
+        Round.objects.filter(session_id=game.session_id, number__gt=game.round.number)
+        .order_by("number")
+        .values_list("number", flat=True)
+        .first()
+    )
+
+
 def table_refusal(game: Game) -> str | None:
     """Why the game's table link does not work now (None: it does)."""
     session = game.session
     round_ = game.round
-    # The club's rule now as well as the session's: turning links off is the organiser's way to
-    # stop every printed link at once (a chart left on a wall, a photo of a QR code).
-    if not (session.house_rules.table_links and session.club.table_links):
-        return (
-            "This club does not use table links: ask the organiser, who enters the result "
-            "on the game page."
-        )
+    if not links_on(session):
+        return LINKS_OFF
     if not session.is_open:
         return (
             f"The session of {session.date:%A %d %B %Y} is settled: this table's link no "
@@ -76,12 +93,7 @@ def table_refusal(game: Game) -> str | None:
     unfinished = status_refusal(game)
     if unfinished:
         return unfinished.replace("an organiser puts", "ask an organiser, who puts")
-    later = (
-        Round.objects.filter(session_id=session.pk, number__gt=round_.number)
-        .order_by("number")
-        .values_list("number", flat=True)
-        .first()
-    )
+    later = later_round(game)
     if later is not None:
         return (
             f"Round {round_.number} is over (round {later} is drawn): this table's link no "

@@ -24,7 +24,7 @@ from club.models import Club, Player, Session
 from club.services import club_start
 from club.services.player_links import player_link_issue
 from games import services as game_services
-from games.models import CorrectionProposal, ResultState
+from games.models import MOST_TABLE_CARDS, CorrectionProposal, ResultState, TableCard
 from scoring import services as scoring_services
 from scoring.models import Claim, Dispute
 from scoring.services.disputes import dispute_name_judge, judge_candidates
@@ -52,7 +52,7 @@ NOT_CRAWLED = {
 @dataclass(frozen=True)
 class World:
     pages: dict[str, str]  # label ("name" or "name@state") -> path
-    table_paths: list[str]  # the table links of today's round, in play and finished
+    table_paths: list[str]  # the table links of today's round, in play and finished, and a card
 
 
 def build_world() -> World:
@@ -104,6 +104,8 @@ def build_world() -> World:
         "standings:player": reverse("standings:player", args=[player.pk]),
         "games:round@open": reverse("games:round", args=[round_.pk]),
         "games:round_print": reverse("games:round_print", args=[round_.pk]),
+        "games:table_cards": reverse("games:table_cards"),
+        "games:table_cards_renew": reverse("games:table_cards_renew"),
         "games:round_scorecards": reverse("games:round_scorecards", args=[round_.pk]),
         "games:round_withdraw": reverse(
             "games:round_withdraw", args=[today.pk, withdrawable.number]
@@ -125,7 +127,18 @@ def build_world() -> World:
         "table:page@draft": reverse("table:page", args=[drafted.table_token]),
     }
     pages |= _player_links(today, organiser, finished, dispute)
-    tables = [pages["table:page@in_play"], pages["table:page@draft"]]
+    # A table card of a table number no round has: no game in today's round (its page lists
+    # the round's tables, with "Find your name"). Only that one, so every seating chart keeps
+    # its tables' codes (tests/browser/test_print.py prints them, up to a big session's).
+    spare = TableCard.objects.create(
+        club=club, number=MOST_TABLE_CARDS, token=game_services.table_cards.unused_token()
+    )
+    pages["table:page@card_no_game"] = reverse("table:page", args=[spare.token])
+    tables = [
+        pages["table:page@in_play"],
+        pages["table:page@draft"],
+        pages["table:page@card_no_game"],
+    ]
     return World(pages=pages, table_paths=tables)
 
 

@@ -2,7 +2,8 @@
 link per table; a player's phone (a new browser, no login) opens its table's link, enters the
 scores, a player of the other side accepts them on the same phone, and the game page then shows the
 result confirmed. The same with table PINs on (a wrong PIN, then the right one), and a closed
-round's link. The chart prints on Letter and A4 (13 and 40 players).
+round's link (its form refused, the link opened again at the next round's game). The chart prints
+on Letter and A4 (13 and 40 players).
 
 Terms: *phone* is a 390 x 844 browser context with no login; *chart* the round's printable seating
 chart (/games/rounds/<pk>/print/). Screenshots and PDFs go to .artifacts/.
@@ -243,22 +244,34 @@ def test_with_table_pins_a_wrong_pin_then_the_right_one(browser, live_server, sc
     mobile.context.close()
 
 
-def test_a_closed_rounds_link_says_why(browser, live_server, screenshot):
+def test_a_closed_rounds_link_refuses_its_form_and_reloads_to_the_next_round(
+    browser, live_server, screenshot
+):
     club, organiser, session, round_ = thursday(players=4)
     game = Game.objects.get(round=round_, table=1)
     mobile = phone(browser)
     mobile.goto(f"{live_server.url}/t/{game.table_token}/")
     expect(mobile.get_by_text("Who is entering?")).to_be_visible()
-    game_services.round_draw(session=session, actor=organiser, seed=16)
+    round_2 = game_services.round_draw(session=session, actor=organiser, seed=16)
 
-    response = mobile.goto(f"{live_server.url}/t/{game.table_token}/")
-    assert response.status == 410
-    expect(mobile.get_by_test_id("table-closed")).to_contain_text(
-        "Round 1 is over (round 2 is drawn): this table's link no longer works."
-    )
-    expect(mobile.get_by_text("Who is entering?")).to_have_count(0)
+    # The phone still shows round 1's form: its scores are refused, nothing saved.
+    enter = mobile.get_by_test_id("table-result")
+    enter.get_by_role("radio").first.check()
+    for box in enter.get_by_role("spinbutton").all():
+        box.fill("100")
+    response_text = "Round 1 is over (round 2 is drawn): this table's link no longer works."
+    with mobile.expect_navigation():
+        enter.get_by_role("button", name="Save the scores").click()
+    expect(mobile.get_by_test_id("table-closed")).to_contain_text(response_text)
+    assert not game.results.exists()
     assert_made_for_a_phone(mobile)
     screenshot(mobile, "table-page-closed-phone")
+
+    # Opened again, the link goes to the same table's game of round 2.
+    response = mobile.goto(f"{live_server.url}/t/{game.table_token}/")
+    assert response.status == 200
+    assert mobile.url == f"{live_server.url}/t/{round_2.games.get(table=1).table_token}/"
+    expect(mobile.get_by_role("heading", level=1)).to_contain_text("round 2")
     mobile.context.close()
 
 

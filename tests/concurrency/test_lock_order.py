@@ -84,6 +84,16 @@ def test_settling_and_reopening_lock_the_club_first(people):
     assert reopened == ["club_club", "club_session", "money_settlement"]
 
 
+def test_table_cards_lock_the_club_only(people):
+    organiser, _ = people
+    club = ClubFactory()
+    made = locks(lambda: game_services.table_cards_make(club=club, actor=organiser, up_to=2))
+    assert made == ["club_club"]
+    assert locks(lambda: game_services.table_cards_renew(club=club, actor=organiser)) == [
+        "club_club"
+    ]
+
+
 def test_check_ins_and_fees_lock_the_session_then_the_check_in(people):
     organiser, _ = people
     club = ClubFactory()

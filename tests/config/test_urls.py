@@ -46,6 +46,8 @@ OLD_URLS = (
     ("games:round", "games/rounds/<int:pk>/"),
     ("games:round_print", "games/rounds/<int:pk>/print/"),
     ("games:round_swap", "games/rounds/<int:pk>/swap/"),
+    ("games:table_cards", "games/table-cards/"),
+    ("games:table_cards_renew", "games/table-cards/new/"),
     ("games:game", "games/<int:pk>/"),
     ("games:result_enter", "games/<int:pk>/result/"),
     ("games:result_confirm", "games/<int:pk>/results/<int:result>/confirm/"),

@@ -27,6 +27,7 @@ from club.models import Club, Player
 from club.services import pin_set, pin_verify, session_open
 from core.audit import audit_record
 from core.models import AuditEntry
+from games.services import table_cards_make, table_cards_renew
 from money.models import LedgerEntry
 from money.services import session_reopen, session_settle
 from ops import backup
@@ -119,8 +120,9 @@ def row_counts() -> dict[str, int]:
 
 def build_history() -> Club:
     """The demo club with a short season, then a reopened and resettled session with an appeal
-    ruled finally by the second judge and a wrong table PIN typed, a login with an e-mail
-    address, and a second club and a login the backup must leave out."""
+    ruled finally by the second judge and a wrong table PIN typed, table cards made and made
+    new (the old ones kept, retired), a login with an e-mail address, and a second club and a
+    login the backup must leave out."""
     call_command("load_demo", season=False, stdout=io.StringIO())
     club = Club.objects.get(slug=SLUG)
     assert build_demo_season(club=club, seed=11, today=TODAY, sessions=3) == 3
@@ -142,6 +144,9 @@ def build_history() -> Club:
     )
     dispute_rule(dispute=dispute, actor=judge2, decision=RulingDecision.AGREE)
     session_settle(session=session, actor=organiser)
+
+    table_cards_make(club=club, actor=organiser, up_to=3)
+    table_cards_renew(club=club, actor=organiser)
 
     player = User.objects.get(username="player")
     player.email = "pat@example.org"

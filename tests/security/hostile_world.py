@@ -45,6 +45,8 @@ from games.forms import (
     ScorecardsForm,
     SwapForm,
     TableAcceptForm,
+    TableCardsForm,
+    TableCardsRenewForm,
     UnfinishedForm,
     WithdrawForm,
 )
@@ -224,6 +226,19 @@ def round_withdraw(w: World) -> Target:
     """Withdraw round 1 (drawn, no result, no claim: allowed); only the one-time token is read."""
     url = reverse("games:round_withdraw", args=[w.session.pk, w.game.round.number])
     return Target(url, w.organiser, form_fields(WithdrawForm(), w), [{}])
+
+
+def table_cards_make(w: World) -> Target:
+    """The club's cards for tables 1 to N (N from 1 to 200)."""
+    url = reverse("games:table_cards")
+    return Target(url, w.organiser, form_fields(TableCardsForm(), w), [{"up_to": "3"}])
+
+
+def table_cards_renew(w: World) -> Target:
+    """New cards for the club's cards (made first); only the one-time token is read."""
+    game_services.table_cards_make(club=w.club, actor=w.organiser, up_to=2)
+    url = reverse("games:table_cards_renew")
+    return Target(url, w.organiser, form_fields(TableCardsRenewForm(), w), [{}])
 
 
 def round_scorecards(w: World) -> Target:
@@ -512,6 +527,8 @@ TARGETS: dict[str, Callable[[World], Target]] = {
     "games:round_swap": round_swap,
     "games:round_withdraw": round_withdraw,
     "games:round_scorecards": round_scorecards,
+    "games:table_cards": table_cards_make,
+    "games:table_cards_renew": table_cards_renew,
     "games:result_enter": result_enter,
     "games:result_confirm": result_confirm,
     "games:result_correct": result_correct,

@@ -109,9 +109,10 @@ PAGES = {
     "games:round_swap": (LOGIN, 403, 403, 405, 403, 405, 403),
     # Typing in a round's scorecards: organisers (the permission to correct a result).
     "games:round_scorecards": (LOGIN, 403, 403, 200, 403, 404, 403),
-    # The confirm step of withdrawing a round (url_for's round has a result: the organiser sees
-    # why it cannot be withdrawn).
+    # Withdrawing a round's confirm step (url_for's round has a result: the reason is shown).
     "games:round_withdraw": (LOGIN, 403, 403, 200, 403, 404, 403),
+    "games:table_cards": (LOGIN, 403, 403, 200, 403, 200, 403),  # organisers: keys to tables
+    "games:table_cards_renew": (LOGIN, 403, 403, 200, 403, 200, 403),
     "games:game": (LOGIN, 200, 200, 200, 404, 404, 403),
     "games:result_enter": (LOGIN, 405, 405, 405, 405, 405, 403),
     "games:result_confirm": (LOGIN, 405, 405, 405, 405, 405, 403),
@@ -148,7 +149,7 @@ PAGES = {
     "judge_link:page": (200, 200, 200, 200, 200, 200, 200),
     # A proposed correction's acceptance link: whoever holds it (tests/games/test_corrections.py).
     "accept_link:page": (200, 200, 200, 200, 200, 200, 200),
-    # A table's link: anyone holding it, logged in or not, of any club, while its
+    # A table's link (a game's, or a table card's): anyone holding it, of any club, while its
     # round is open (tests/games/test_table_views.py: the refusals). Its forms are POST only.
     # The table page's offline worker (a script, not a page): the same for everyone.
     "table:worker": (200, 200, 200, 200, 200, 200, 200),

@@ -56,7 +56,10 @@
       }
       handInput.value = hand.join(" ");
       starterInput.value = starter;
-      sync();
+      // As if typed: the page's other scripts hear it too (table-offline.js keeps what is typed).
+      for (const input of [handInput, starterInput]) {
+        input.dispatchEvent(new Event("input", { bubbles: true }));
+      }
     });
 
     let asked = "";  // the cards last sent to the counter: typing a space asks nothing new
@@ -87,7 +90,7 @@
     form.addEventListener("change", (event) => {
       if (event.target.name === "kind") sync();
     });
-    sync();
+    sync();  // what the page holds already: a refused post's cards, or those kept on the phone
   }
 
   document.querySelectorAll("form[data-claim-cards]").forEach(enhance);

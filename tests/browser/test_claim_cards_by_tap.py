@@ -153,6 +153,27 @@ def test_a_crib_claim_on_the_game_page_by_tapping_and_typing(
     page.context.close()
 
 
+def test_tapped_cards_are_kept_on_the_phone_like_typed_ones(browser, live_server, game):
+    """The table page keeps what is typed in its forms across a reload (table-offline.js): taps
+    count as typing, and the grid shows the cards put back, with their count."""
+    page = open_page(browser)
+    page.goto(live_server.url + reverse("table:page", args=[game.table_token]))
+    page.locator("summary", has_text="File a claim").click()
+    form = page.get_by_test_id("table-claim-form")
+    form.get_by_role("radio", name="Crib", exact=True).check()
+    tap(form, "5H", "6H", "7H", "9H", "KH")
+    expect(form.get_by_test_id("claim-count")).to_contain_text("These cards count 12")
+    page.reload()
+    form = page.get_by_test_id("table-claim-form")
+    expect(form.get_by_label("The four cards")).to_have_value("5H 6H 7H 9H")
+    expect(form.get_by_label("The starter")).to_have_value("KH")
+    expect(form.get_by_role("button", name="king of hearts")).to_have_attribute(
+        "aria-pressed", "true"
+    )
+    expect(form.get_by_test_id("claim-count")).to_contain_text("These cards count 12")
+    page.context.close()
+
+
 def test_his_heels_by_tapping_the_starter(browser, live_server, game):
     page = open_page(browser)
     page.goto(live_server.url + reverse("table:page", args=[game.table_token]))

@@ -106,7 +106,10 @@ class ClaimForm(OneTimeFormMixin, forms.Form):
     """What a player announced. A play lists the cards of the current count in order, each with
     the player who laid it; the claim is for the last card. The deal number and the play rows
     belong to a claim in the play only (`PLAY_FIELDS`): the page shows them for one, and the
-    form drops what they hold for a claim of another kind."""
+    form drops what they hold for a claim of another kind. The points claimed come after the
+    cards, where the count of the cards picked shows (static/js/claim-cards.js)."""
+
+    field_order = ["kind", "claimant", "hand", "starter", "claimed_points"]
 
     kind = forms.ChoiceField(choices=ClaimKind.choices, label="What was counted")
     claimant = forms.TypedChoiceField(coerce=int, label="Claimed by")

@@ -19,8 +19,6 @@ from core.mixins import PageMixin, add_service_errors
 from core.submissions import AlreadySaved
 from games.models import Game
 from scoring import services
-from scoring.engine import DECK, SUITS
-from scoring.engine.cards import SUIT_NAMES
 from scoring.forms import (
     ClaimForm,
     ConfirmCardsForm,
@@ -63,9 +61,6 @@ class CardToolView(TemplateView):
         context["form"] = form
         context["fragment"] = self.is_fragment()
         context[self.answer_name] = self.answer(form) if asked and form.is_valid() else None
-        context["suits"] = [
-            (SUIT_NAMES[suit], [card for card in DECK if card.suit == suit]) for suit in SUITS
-        ]
         return context
 
 

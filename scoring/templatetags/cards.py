@@ -2,6 +2,7 @@
 
 from django import template
 
+from scoring.engine import DECK, SUITS
 from scoring.engine.cards import SUIT_NAMES, parse_card
 
 register = template.Library()
@@ -17,6 +18,12 @@ def card_name(card) -> str:
 @register.filter
 def suit_symbol(card) -> str:
     return card.symbol[-1]
+
+
+@register.simple_tag
+def deck_by_suit() -> list[tuple[str, list]]:
+    """The deck as the card grid draws it: (suit name, its thirteen cards), spades first."""
+    return [(SUIT_NAMES[suit], [card for card in DECK if card.suit == suit]) for suit in SUITS]
 
 
 @register.filter

@@ -1,5 +1,6 @@
-// The card grid the hand counter and the discard advisor share, and how their pages answer
-// without a reload. Without JavaScript the grid stays hidden and each page is a plain GET form.
+// The card grid the hand counter, the discard advisor and the claim forms share, and how their
+// pages answer without a reload. Without JavaScript the grid stays hidden and each page is a
+// plain form.
 window.PegboardCards = (function () {
   "use strict";
 
@@ -62,23 +63,32 @@ window.PegboardCards = (function () {
     };
   }
 
-  // Ask the form's own address for just the answer (header X-Requested-With: fetch), put it in
-  // `result`, then call `onAnswer`; the address bar gets the question's address, to share. A
-  // failed request falls back to submitting the form.
-  function asker(form, result, onAnswer) {
+  // Fetch just the answer's fragment of a card tool's address (header X-Requested-With: fetch);
+  // a newer question aborts the one still on its way (its promise rejects with AbortError).
+  function answerer() {
     let pending = null;
+    return async function answer(url) {
+      if (pending) pending.abort();
+      pending = new AbortController();
+      const response = await fetch(url, {
+        headers: { "X-Requested-With": "fetch" },
+        signal: pending.signal,
+      });
+      if (!response.ok) throw new Error(response.statusText);
+      return response.text();
+    };
+  }
+
+  // Ask the form's own address for just the answer, put it in `result`, then call `onAnswer`;
+  // the address bar gets the question's address, to share. A failed request falls back to
+  // submitting the form.
+  function asker(form, result, onAnswer) {
+    const answer = answerer();
     return async function ask() {
       const params = new URLSearchParams(new FormData(form));
       const url = `${form.action}?${params}`;
-      if (pending) pending.abort();
-      pending = new AbortController();
       try {
-        const response = await fetch(url, {
-          headers: { "X-Requested-With": "fetch" },
-          signal: pending.signal,
-        });
-        if (!response.ok) throw new Error(response.statusText);
-        result.innerHTML = await response.text();
+        result.innerHTML = await answer(url);
         onAnswer();
         history.replaceState(null, "", url);
       } catch (error) {
@@ -87,5 +97,27 @@ window.PegboardCards = (function () {
     };
   }
 
-  return { cards, grid, asker };
+  // Ask the hand counter (`address`: its page) to count a hand or crib, as its own page does,
+  // for a page that is not the counter: `onAnswer(total, spoken)` hears the count's total and
+  // how it is said, or `onAnswer(null)` when the cards do not make a hand or the request
+  // failed. No fallback and no change of address: the page's own form is not the counter's.
+  function counter(address, onAnswer) {
+    const answer = answerer();
+    return async function count(hand, starter, crib) {
+      const params = new URLSearchParams({ hand: hand.join(" "), starter });
+      if (crib) params.set("crib", "on");
+      try {
+        const html = await answer(`${address}?${params}`);
+        const fragment = new DOMParser().parseFromString(html, "text/html");  // inert: read only
+        const total = fragment.querySelector("[data-testid=count-total]");
+        const spoken = fragment.querySelector("[data-testid=count-spoken]");
+        if (total) onAnswer(total.textContent.trim(), spoken ? spoken.textContent.trim() : "");
+        else onAnswer(null);
+      } catch (error) {
+        if (error.name !== "AbortError") onAnswer(null);
+      }
+    };
+  }
+
+  return { cards, grid, asker, counter };
 })();

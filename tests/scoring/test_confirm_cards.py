@@ -107,6 +107,15 @@ def test_only_a_jackpot_count_is_confirmed_and_only_once(jackpot_table):
         )
 
 
+def test_an_under_claimed_29_asks_for_no_confirmation(jackpot_table):
+    """A 29 claimed as 24 scores 24 (hoyle.txt "Muggins": the rest is overlooked) and is never a
+    jackpot hand (the jackpots take a hand claimed at its count, docs/design.md "Claims, muggins
+    and disputes"): the pages do not ask for its cards."""
+    claim = file_29(jackpot_table, claimed=24)
+    assert not services.needs_card_confirmation(claim)
+    assert services.needs_card_confirmation(file_29(jackpot_table))
+
+
 def test_a_settled_session_refuses_a_confirmation(jackpot_table):
     claim = file_29(jackpot_table)
     Session.objects.filter(pk=jackpot_table.session.pk).update(state=SessionState.SETTLED)

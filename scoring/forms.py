@@ -361,7 +361,27 @@ class TableClaimForm(OneTimeFormMixin, forms.Form):
         return data
 
 
-class TableDisputeForm(OneTimeFormMixin, forms.Form):
+class TablePlayerForm(OneTimeFormMixin, forms.Form):
+    """A form posted on the table page by the player it names in a radio field
+    (`player_field`, one of `players`), with their PIN when the session's rules ask for table
+    PINs (`pin`). `wrong_player`: what a name not among `players` is told."""
+
+    player_field = "player"
+    wrong_player = ""
+
+    def __init__(self, *args, players: list[tuple[int, str]], pin: bool = False, **kwargs):
+        super().__init__(*args, **kwargs)
+        field = self.fields[self.player_field]
+        field.choices = players
+        field.error_messages["invalid_choice"] = self.wrong_player
+        if pin:
+            self.fields["pin"] = pin_field()
+
+    def typed_pin(self) -> str:
+        return self.cleaned_data.get("pin", "")
+
+
+class TableDisputeForm(TablePlayerForm):
     """A call for a judge on the table page: who disagrees (a party to the claim) and why."""
 
     player = forms.TypedChoiceField(
@@ -377,15 +397,10 @@ class TableDisputeForm(OneTimeFormMixin, forms.Form):
         error_messages={"required": "Say in a sentence what you do not accept."},
     )
 
-    def __init__(self, *args, parties: list[tuple[int, str]], **kwargs):
-        super().__init__(*args, **kwargs)
-        self.fields["player"].choices = parties
-        self.fields["player"].error_messages["invalid_choice"] = (
-            "Choose a player who was at the table when the claim was filed."
-        )
+    wrong_player = "Choose a player who was at the table when the claim was filed."
 
 
-class TableMugginsForm(OneTimeFormMixin, forms.Form):
+class TableMugginsForm(TablePlayerForm):
     """A muggins call on the table page: who calls (an opponent of the claimant at filing), for
     how many points, and their PIN when the session's rules ask for table PINs."""
 
@@ -408,20 +423,11 @@ class TableMugginsForm(OneTimeFormMixin, forms.Form):
         },
     )
 
-    def __init__(self, *args, opponents: list[tuple[int, str]], pin: bool, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.fields["caller"].choices = opponents
-        self.fields["caller"].error_messages["invalid_choice"] = (
-            "Choose an opponent of the claimant: muggins is called by the other side."
-        )
-        if pin:
-            self.fields["pin"] = pin_field()
-
-    def typed_pin(self) -> str:
-        return self.cleaned_data.get("pin", "")
+    player_field = "caller"
+    wrong_player = "Choose an opponent of the claimant: muggins is called by the other side."
 
 
-class TableConfirmCardsForm(OneTimeFormMixin, forms.Form):
+class TableConfirmCardsForm(TablePlayerForm):
     """A jackpot hand's cards confirmed on the table page: who has seen them (a player of another
     side than the claimant's at filing), that they have, and their PIN when the session asks."""
 
@@ -436,14 +442,6 @@ class TableConfirmCardsForm(OneTimeFormMixin, forms.Form):
         error_messages={"required": "Tick “I have seen these cards” once you have seen them."},
     )
 
-    def __init__(self, *args, others: list[tuple[int, str]], pin: bool, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.fields["player"].choices = others
-        self.fields["player"].error_messages["invalid_choice"] = (
-            "Choose a player of another side: the claimant's own side does not confirm its cards."
-        )
-        if pin:
-            self.fields["pin"] = pin_field()
-
-    def typed_pin(self) -> str:
-        return self.cleaned_data.get("pin", "")
+    wrong_player = (
+        "Choose a player of another side: the claimant's own side does not confirm its cards."
+    )

@@ -59,7 +59,7 @@ def dispute_form(claim: Claim, names: dict[int, str], data=None) -> TableDispute
         ((int(pk), names.get(int(pk), "?")) for pk in claim.party_sides()),
         key=lambda party: party[1],
     )
-    return TableDisputeForm(data, parties=parties, auto_id=f"dispute_{claim.pk}_%s")
+    return TableDisputeForm(data, players=parties, auto_id=f"dispute_{claim.pk}_%s")
 
 
 def _other_sides(claim: Claim, names: dict[int, str]) -> list[tuple[int, str]]:
@@ -78,7 +78,7 @@ def muggins_form(claim: Claim, names: dict[int, str], data=None) -> TableMuggins
     """Who may call muggins on `claim`: the claimant's opponents at filing."""
     return TableMugginsForm(
         data,
-        opponents=_other_sides(claim, names),
+        players=_other_sides(claim, names),
         pin=claim.game.session.house_rules.table_pins,
         auto_id=f"muggins_{claim.pk}_%s",
     )
@@ -88,7 +88,7 @@ def cards_form(claim: Claim, names: dict[int, str], data=None) -> TableConfirmCa
     """Who may confirm the cards of `claim`: the players of another side at filing."""
     return TableConfirmCardsForm(
         data,
-        others=_other_sides(claim, names),
+        players=_other_sides(claim, names),
         pin=claim.game.session.house_rules.table_pins,
         auto_id=f"cards_{claim.pk}_%s",
     )

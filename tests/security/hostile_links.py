@@ -76,7 +76,7 @@ def table_claim_new(w: World) -> Target:
 def table_dispute_open(w: World) -> Target:
     claim = file_claim(w)
     parties = [(p.pk, p.display_name) for p in w.seat_players()]
-    fields = form_fields(TableDisputeForm(parties=parties), w)
+    fields = form_fields(TableDisputeForm(players=parties), w)
     valid = [{"player": str(parties[1][0]), "statement": "The jack is his nobs: 29."}]
     url = reverse("table_claims:dispute_open", args=[w.game.table_token, claim.pk])
     return Target(url, None, fields, valid)
@@ -87,7 +87,7 @@ def table_muggins(w: World) -> Target:
     claim = file_claim(w)
     opponent = w.seat_players()[1]
     opponents = [(opponent.pk, opponent.display_name)]
-    fields = form_fields(TableMugginsForm(opponents=opponents, pin=False), w)
+    fields = form_fields(TableMugginsForm(players=opponents), w)
     valid = [{"caller": str(opponent.pk), "points": "1"}]
     url = reverse("table_claims:muggins", args=[w.game.table_token, claim.pk])
     return Target(url, None, fields, valid)
@@ -98,7 +98,7 @@ def table_cards_confirm(w: World) -> Target:
     claim = file_claim(w)
     opponent = w.seat_players()[1]
     others = [(opponent.pk, opponent.display_name)]
-    fields = form_fields(TableConfirmCardsForm(others=others, pin=False), w)
+    fields = form_fields(TableConfirmCardsForm(players=others), w)
     valid = [{"player": str(opponent.pk), "seen": "on"}]
     url = reverse("table_claims:cards_confirm", args=[w.game.table_token, claim.pk])
     return Target(url, None, fields, valid)

@@ -1,5 +1,5 @@
-// Every tap target on the page now showing that is under 44 × 44 CSS px (tests/browser/
-// test_tap_targets.py). Measured: every visible link, button, summary, select, text field and
+// Every tap target on the page now showing that is under 44 × 44 CSS px (the page crawl,
+// tests/browser/test_crawl.py). Measured: every visible link, button, summary, select, text field and
 // text area, and a checkbox or radio button by the larger of its box and its label's. Exempt
 // (WCAG 2.5.8's inline exception): a link that runs inline inside a paragraph of text, that is
 // a <p> whose text, less the text of the links and buttons in it, still has words of its own.

@@ -51,7 +51,7 @@ class ClubVerb(models.TextChoices):
 
 
 # Changes made through a table's link (no login): the audit entry has no actor and says so, with
-# the player who acted on the shared phone (docs/design.md "People and what they do").
+# the player who acted on the shared phone (docs/spec.md "People and what they do").
 AT_THE_TABLE = "at the table"
 
 

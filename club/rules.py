@@ -1,6 +1,6 @@
 """A club's house rules as one typed value: `HouseRules`. Pure Python, standard library only.
 
-Terms (docs/design.md, "The club's house rules"):
+Terms (docs/spec.md, "The club's house rules"):
 - house rules: the settings a club plays under, with the defaults written below. The `Club` row
   holds the current ones; a session keeps a snapshot (a plain dict, `HouseRules.snapshot()`) of
   the rules it was played under, so a later edit never rewrites history.
@@ -8,7 +8,7 @@ Terms (docs/design.md, "The club's house rules"):
   snapshot lacks (a rule added since) takes its default, so old sessions keep meaning what they
   meant (no jackpot, no skunk bank).
 - fee per: "session" (each player pays the entry fee once a morning) or "game" (the fee for each
-  game a player is seated in, docs/design.md "The club's house rules"); a snapshot from before
+  game a player is seated in, docs/spec.md "The club's house rules"); a snapshot from before
   the rule reads "session", what it was played under.
 - paid places: one in `players_per_paid_place` players, rounded up (13 players at 4: 4 places).
 - place weights: "linear" (k, k-1, ..., 1), "equal", or whole numbers that never grow ("50,30,20").

@@ -2,7 +2,7 @@
 Python: the house rules come as `club.rules.HouseRules`, a plain dataclass. (Not a claim's
 outcome, which scoring.outcomes reads: the points a claim of a hand is worth.)
 
-Terms (docs/design.md, "Scoring of a game"):
+Terms (docs/spec.md, "Scoring of a game"):
 - side: one player (2- and 3-player games) or two partners (4-player games); sides are indexed
   in seat order.
 - target: 121 or 61; exactly one side reaches it, every other side is below it.

@@ -15,7 +15,7 @@ Terms:
 - round guard: a function `(round) -> str | None` an app above registers with
   `register_round_guard`; it names what of that app is attached to the round's tables ("A claim
   is filed at table 2 of round 1"), or None. While any guard answers, the round's seats are
-  not swapped and the round is not withdrawn (docs/design.md "A Thursday, step by step", step 3):
+  not swapped and the round is not withdrawn (docs/spec.md "A Thursday, step by step", step 3):
   scoring's claims name their parties by the seats they were filed under.
 - results changed: a function `(session) -> None` an app above registers with
   `register_results_changed`; every service that confirms a result, corrects a confirmed one or

@@ -50,7 +50,7 @@ class TableKind(models.TextChoices):
 
 class GameStatus(models.TextChoices):
     """Whether a game was played. A game not played has no result and counts nowhere; a
-    forfeit has a confirmed result of source FORFEIT, scored by the house rule (docs/design.md
+    forfeit has a confirmed result of source FORFEIT, scored by the house rule (docs/spec.md
     "A Thursday, step by step", step 7)."""
 
     PLAYED = "played", "Played"

@@ -1,6 +1,6 @@
 """The ranking order of every standings table, declared once. Pure Python, standard library only.
 
-Terms (docs/design.md, "Standings"; the ACC's order):
+Terms (docs/spec.md, "Standings"; the ACC's order):
 - precedence: what ranks players, most important first: game points, then games won, then
   spread; more is better in each. `PRECEDENCE` is the one place it is written: session
   standings, the season and all-time tables, the running rank on a player's page and settling

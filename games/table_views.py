@@ -1,5 +1,5 @@
 """The table page, `/t/<token>/`: the seating chart's QR code opens it on a phone at the table,
-without a login (docs/design.md "A Thursday, step by step", step 4; games.services.table).
+without a login (docs/spec.md "A Thursday, step by step", step 4; games.services.table).
 
 Terms:
 - table page: one game's page for the people at it: the round, the table, the players by side,

@@ -284,7 +284,7 @@ class RoundWithdrawView(PermissionRequiredMixin, SessionMixin, View):
 
 
 class RoundScorecardsView(PermissionRequiredMixin, ClubMixin, View):
-    """An organiser types in the round's paper scorecards on one screen (docs/design.md "A
+    """An organiser types in the round's paper scorecards on one screen (docs/spec.md "A
     Thursday, step by step", step 4): every table still without a confirmed result, all or nothing
     (games.services.round_results_enter), each bad table's error on its row. Signed scorecards
     are confirmed at once when the club's rule says so; otherwise they are drafts to confirm."""

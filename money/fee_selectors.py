@@ -1,4 +1,4 @@
-"""Reads of what each check-in owes and has paid for its fees (docs/design.md "The pot and
+"""Reads of what each check-in owes and has paid for its fees (docs/spec.md "The pot and
 payouts"; "A Thursday, step by step", step 7: with the fee per game a player owes only the games
 they were seated in).
 

@@ -1,4 +1,4 @@
-"""Writes for the fee per game (docs/design.md "The pot and payouts"): taking a payment from a
+"""Writes for the fee per game (docs/spec.md "The pot and payouts"): taking a payment from a
 player (what they owe now, or an amount ahead, up to the whole morning), giving back the change
 when what they paid ahead is more than their games came to, and undoing the last of these.
 

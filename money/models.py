@@ -1,6 +1,6 @@
 """The sessions' money: settlements, payouts and the ledger of the club's pots.
 
-Terms (docs/design.md, "The pot and payouts"):
+Terms (docs/spec.md, "The pot and payouts"):
 - pot: where money is held between check-in and payout: the session pot (the fees, paid out
   when the session is settled) and the club-wide side pots (skunk bank, 29/28/24 jackpots),
   which roll over from session to session.
@@ -139,7 +139,7 @@ class Payout(models.Model):
 
 
 class SkunkCoin(models.Model):
-    """A skunk coin taken from a skunked player for one game (docs/design.md "The pot and payouts":
+    """A skunk coin taken from a skunked player for one game (docs/spec.md "The pot and payouts":
     each skunked player pays a coin). Deleting the row (audited) hands the coin back."""
 
     session = models.ForeignKey(Session, on_delete=models.PROTECT, related_name="skunk_coins")
@@ -173,7 +173,7 @@ class FeePaymentKind(models.TextChoices):
 
 
 class FeePayment(models.Model):
-    """Money handed over for a check-in's fees with the fee per game (docs/design.md "The pot
+    """Money handed over for a check-in's fees with the fee per game (docs/spec.md "The pot
     and payouts"): a payment the organiser took, or change given back to the player."""
 
     checkin = models.ForeignKey(CheckIn, on_delete=models.PROTECT, related_name="fee_payments")

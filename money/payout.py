@@ -1,4 +1,4 @@
-"""How a session's pot is paid out to its ranked players (docs/design.md, "The pot and payouts").
+"""How a session's pot is paid out to its ranked players (docs/spec.md, "The pot and payouts").
 
 Pure Python, standard library only: no Django import (a test enforces it). The bridge to the
 models passes plain values in and stores the `PayoutPlan` that comes back.
@@ -183,7 +183,7 @@ def _broken(split: _Split, weights: Sequence[int]) -> str | None:
 def _fit(
     *, pot_cents: int, coin_cents: int, weights: str | Sequence[int], places: int
 ) -> tuple[int, tuple[int, ...], _Split, str]:
-    """The paid places (docs/design.md, "The pot and payouts"): start from `places`, and while the
+    """The paid places (docs/spec.md, "The pot and payouts"): start from `places`, and while the
     split would pay a place nothing, or not more than the next, pay one place fewer (down to 1,
     which an empty pot alone cannot keep). Returns the places, their weights, the split and the
     sentence for the sheet when places were dropped ("" when none were).

@@ -39,7 +39,7 @@ from scoring.selectors import accepted_big_hands, session_open_disputes
 
 class Blocker(str):
     """One thing that stops a session being settled: the sentence, and in `url` the page that
-    clears it (docs/design.md "A Thursday, step by step", step 6). A plain string everywhere
+    clears it (docs/spec.md "A Thursday, step by step", step 6). A plain string everywhere
     else."""
 
     url: str
@@ -389,7 +389,7 @@ def skunk_coin_lines(session: Session) -> list[CoinLine]:
 
 @dataclass(frozen=True)
 class CashBox:
-    """A session's cash box (docs/design.md "The pot and payouts": the cash box and the ledger
+    """A session's cash box (docs/spec.md "The pot and payouts": the cash box and the ledger
     agree to the cent): what was collected (fees, jackpot contributions and skunk coins taken),
     the change given back (refunds, with the fee per game), what was paid out (payouts and
     side-pot wins), and the difference, carried into the side pots (or out of them, when it is
@@ -475,7 +475,7 @@ def pot_balance(club, pot: str) -> int:
 def accepted_hands(session: Session, total: int) -> list[int]:
     """Players with an accepted big hand counting `total` this session whose cards were
     confirmed (scoring.selectors, which defines it for the highlights too): the winners of the
-    jackpot of `total` (docs/design.md "Claims, muggins and disputes"). Claimed at its true
+    jackpot of `total` (docs/spec.md "Claims, muggins and disputes"). Claimed at its true
     count, so never an over-claim corrected down, whatever a judge later rules, nor a count found
     only by a muggins call; a false muggins call after it never costs it; disputed, the judge's
     last ruling left the claimant's side the count. Two queries."""

@@ -2,7 +2,7 @@
 ledger) and reopening it. The one bridge between the models and the pure plans of the pot
 (`money.payout`) and the side pots (`money.side_pots`).
 
-Terms (docs/design.md, "The pot and payouts"):
+Terms (docs/spec.md, "The pot and payouts"):
 - pot: the entry fees actually paid for the session, less the change given back (with the fee
   per game, money.fee_services), integer cents; all of it is paid out.
 - settlement: one settling of a session (a version); Payout rows say who got what.

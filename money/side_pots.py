@@ -1,4 +1,4 @@
-"""What a settling does with the club's side pots (docs/design.md, "The pot and payouts"): what
+"""What a settling does with the club's side pots (docs/spec.md, "The pot and payouts"): what
 each pot carried over and took in, who won it and what each winner is paid, what rolls over.
 
 Pure Python: the standard library and the pure payout plan (`money.payout`), no Django (a test

@@ -1,6 +1,6 @@
 """What of the scoring app holds a round as drawn (games.hooks' round guard): a claim filed at
 one of its tables records its parties by the seats it was filed under, so those seats are not
-swapped, nor the round withdrawn, once a claim exists (docs/design.md "A Thursday, step by
+swapped, nor the round withdrawn, once a claim exists (docs/spec.md "A Thursday, step by
 step", step 3)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Claims, outcomes, disputes and rulings (docs/design.md, "Claims, muggins and disputes").
+"""Claims, outcomes, disputes and rulings (docs/spec.md, "Claims, muggins and disputes").
 
 Terms:
 - claim: what a player announced at a game: a hand, a crib, his heels or a play (the points for
@@ -11,7 +11,7 @@ Terms:
   (`parties`); who may call muggins, dispute, appeal, confirm the cards or rule reads them, never
   the seats as they are later.
 - cards confirmed: a player of another side (or a judge who is not a party) has seen the cards of
-  a hand or crib claim; a jackpot hand wins its jackpot only then (docs/design.md, "Claims, muggins
+  a hand or crib claim; a jackpot hand wins its jackpot only then (docs/spec.md, "Claims, muggins
   and disputes"). Confirmed by a login (`cards_confirmed_by`: a player or a judge on the claim's
   page) or by a player at the table, through its link (`cards_confirmed_by_player`), never both;
   `CARDS_CONFIRMED` is that one definition for a query, `Claim.cards_confirmed` for a row.

@@ -1,6 +1,6 @@
 """What a claim is worth to each side: exact, over-claim, under-claim, muggins. Pure Python.
 
-Terms (docs/design.md, "Claims, muggins and disputes"):
+Terms (docs/spec.md, "Claims, muggins and disputes"):
 - claimed / true: the points announced and the engine's count; overlooked = true - claimed when
   positive.
 - exact: claimed = true; the claimant scores it.

@@ -1,6 +1,6 @@
 """Fixtures for the whole suite: a club, one user per role, and clients logged in as each.
 
-Terms: `role` is one of "public", "player", "judge", "organiser" (the rows of docs/design.md's role
+Terms: `role` is one of "public", "player", "judge", "organiser" (the rows of docs/spec.md's role
 table); `client_for(role)` returns a test client logged in as a member of `club` in that role.
 `other_club` is a second club on the same site and `stranger(role)` a member of it: a stranger's
 current club is `other_club`, so they must never see `club`'s private data. `organiser` is an

@@ -35,7 +35,7 @@ NAMED_FILE = re.compile(
 def test_the_readme_opens_with_the_two_commands_and_points_to_the_guides():
     readme = README.read_text(encoding="utf-8")
     assert readme.index("make run") < readme.index("make test") < readme.index("## ")
-    for guide in (*GUIDES, "docs/design.md", "docs/rules.md", "docs/architecture.md"):
+    for guide in (*GUIDES, "docs/spec.md", "docs/rules.md", "docs/architecture.md"):
         assert f"]({guide})" in readme, f"the README links to {guide}"
 
 

@@ -6,7 +6,7 @@ Terms:
   repository does not have: an issue or a defect by its number, or an issue quoted as the source
   of a rule; a work item's numbered points (one or several, joined by "and" or commas); the list
   of what makes a work item done; the design file that is not in the repository (the project's
-  own is docs/design.md, cited by section); and the computer a figure was measured on (its count
+  own is docs/spec.md, cited by section); and the computer a figure was measured on (its count
   of cores, or the words for "here"). A benchmark's report prints its figures; the code's words
   do not say where they were taken.
 - game points are not work talk: a cribbage point's number comes before it ("2 points", "a game
@@ -126,7 +126,7 @@ def test_work_talk_is_found(words):
         "the 5 points of a fifteen and a pair",
         "points for a win, then games won, then spread",
         "the caller scores the lesser of N and the points overlooked",
-        'docs/design.md "The pot and payouts"',
+        'docs/spec.md "The pot and payouts"',
         "System check identified no issues (0 silenced).",
         "a one-time link is issued to the player",
         "def _link_issue(",

@@ -97,7 +97,7 @@ class Club(PagesVersioned):
     session_start = models.TimeField(default=dt.time(9, 30))
     session_end = models.TimeField(default=dt.time(11, 30))
 
-    # House rules (docs/design.md); defaults as written there.
+    # House rules (docs/spec.md); defaults as written there.
     game_target = models.PositiveSmallIntegerField(
         default=121,
         choices=[(target, f"{target} points") for target in GAME_TARGETS],

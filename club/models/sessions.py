@@ -77,7 +77,7 @@ class Session(models.Model):
 
 class CheckIn(models.Model):
     """A player present at a session, what they owe and, once paid, who took it and when. What
-    is owed (docs/design.md "A Thursday, step by step", step 2) is the fee plus each jackpot's
+    is owed (docs/spec.md "A Thursday, step by step", step 2) is the fee plus each jackpot's
     contribution, copied from the session's rules at check-in; "Mark paid" takes it all."""
 
     session = models.ForeignKey(Session, on_delete=models.PROTECT, related_name="checkins")
@@ -137,7 +137,7 @@ class CheckIn(models.Model):
 
     def plays_in(self, number: int) -> bool:
         """Whether the draw of round `number` seats this player (late arrival, leaving early
-        and sitting out aside, docs/design.md "A Thursday, step by step", step 7)."""
+        and sitting out aside, docs/spec.md "A Thursday, step by step", step 7)."""
         if number < self.from_round or number in self.sits_out:
             return False
         return self.last_round is None or number <= self.last_round

@@ -274,7 +274,7 @@ def fee_mark_unpaid(*, checkin: CheckIn, actor: AbstractBaseUser) -> CheckIn:
     return checkin
 
 
-# --- Leaving early and sitting out (docs/design.md "A Thursday, step by step", step 7) ------------
+# --- Leaving early and sitting out (docs/spec.md "A Thursday, step by step", step 7) ------------
 
 
 def _drawn_count(session: Session) -> int:

@@ -1,7 +1,7 @@
 """Corrections proposed by a player of the game: someone who plays never corrects a confirmed
 result alone (`results._refuse_own_game`), so either side proposes new scores with a reason and
 the correction takes effect when a player of another side accepts it, as a result is accepted
-at the table (docs/design.md "A Thursday, step by step", step 4).
+at the table (docs/spec.md "A Thursday, step by step", step 4).
 
 Terms:
 - proposal: `CorrectionProposal`, open until accepted, withdrawn or replaced (a second proposal

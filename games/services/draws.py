@@ -244,7 +244,7 @@ def _later_round(round_: Round) -> Round | None:
 
 
 def swap_refusal(round_: Round) -> str | None:
-    """Why the round's seats can no longer be swapped by hand, or None (docs/design.md "A
+    """Why the round's seats can no longer be swapped by hand, or None (docs/spec.md "A
     Thursday, step by step", step 3). The session being settled is session_require_open's to say."""
     later = _later_round(round_)
     if later is not None:

@@ -293,7 +293,7 @@ def can_confirm(result: Result, actor: AbstractBaseUser) -> bool:
 
 def _check_confirmer(result: Result, actor: AbstractBaseUser) -> None:
     """The other side confirms, or an organiser who did not enter it and does not play on the
-    side that did: a seated organiser confirms only as a player of his side (docs/design.md)."""
+    side that did: a seated organiser confirms only as a player of his side (docs/spec.md)."""
     if not actor.is_authenticated:
         raise PermissionDenied("Log in to confirm a result.")
     organiser = actor.has_perm(CORRECT_PERMISSION)
@@ -330,7 +330,7 @@ def _check_corrector(game: Game, actor: AbstractBaseUser) -> None:
 
 def _refuse_own_game(game: Game, actor: AbstractBaseUser) -> None:
     """Nobody corrects alone a game he plays in: an organiser who does not play in it does, or
-    a judge's ruling on a dispute (docs/design.md, "A Thursday, step by step", step 4)."""
+    a judge's ruling on a dispute (docs/spec.md, "A Thursday, step by step", step 4)."""
     if _seat_of(game, actor) is not None:
         raise ValidationError(
             "You play in this game: another organiser, or a judge ruling on a dispute, must "

@@ -1,6 +1,6 @@
 """Writes made at the table, through its link (`/t/<token>/`), by players without a login: one
 player enters the final scores, a player of another side accepts them on the same phone
-(docs/design.md "A Thursday, step by step", step 4; Bridgemate's one device per table).
+(docs/spec.md "A Thursday, step by step", step 4; Bridgemate's one device per table).
 
 Terms:
 - table link: a game's `table_token` as an address; it works while the game's round is open.

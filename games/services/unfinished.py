@@ -1,4 +1,4 @@
-"""Writes for a game that cannot be finished (a player taken ill mid-game, docs/design.md "A
+"""Writes for a game that cannot be finished (a player taken ill mid-game, docs/spec.md "A
 Thursday, step by step", step 7): marking it *not played* or a *forfeit*, and putting it back to
 playing. Never a made-up result.
 

@@ -291,7 +291,7 @@ def muggins_call(
 
 def needs_card_confirmation(claim: Claim) -> bool:
     """A hand or crib claimed at its true count, one of the session's jackpots (29, 28, 24 as the
-    club runs them): it wins the jackpot only once the cards are confirmed (docs/design.md,
+    club runs them): it wins the jackpot only once the cards are confirmed (docs/spec.md,
     "Claims, muggins and disputes"). An under-claim scores what was claimed and never wins one
     (scoring.selectors.big_hand_claims): its cards are not asked for."""
     return (

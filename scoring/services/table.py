@@ -1,6 +1,6 @@
 """Writes on a claim made at the table, through its link (`/t/<token>/`), by a player without a
 login: an opponent's muggins call and the confirmation of a jackpot hand's cards by a player of
-another side (docs/design.md "Claims, muggins and disputes": "At the table, through its card, a
+another side (docs/spec.md "Claims, muggins and disputes": "At the table, through its card, a
 player of another side calls muggins and confirms a big hand's cards (with a PIN where the club
 uses them)").
 

@@ -1,4 +1,4 @@
-"""Confirming a jackpot hand's cards in the browser, on the demo club (docs/design.md "Claims,
+"""Confirming a jackpot hand's cards in the browser, on the demo club (docs/spec.md "Claims,
 muggins and disputes": "A 29, 28 or 24 wins its jackpot when accepted as claimed (or upheld by a
 judge) and a player of another side at the table (or a judge who is not a party) has confirmed the
 cards").

@@ -1,4 +1,4 @@
-"""A morning with the fee per game, in the browser (docs/design.md "A Thursday, step by step",
+"""A morning with the fee per game, in the browser (docs/spec.md "A Thursday, step by step",
 step 7: with the fee per game a player owes only the games they were seated in, and change paid
 back is a ledger refund; "The pot and payouts": the cash box and the ledger agree to the cent).
 

@@ -1,5 +1,5 @@
 """An organiser takes a player out of the morning, has another sit out a round, and records two
-games that cannot be finished, in the browser on a phone and at a desk (docs/design.md "A
+games that cannot be finished, in the browser on a phone and at a desk (docs/spec.md "A
 Thursday, step by step", steps 3 and 7; docs/club/exceptions.md "A player has to leave early",
 "A player sits out a round", "A game cannot be finished").
 

@@ -7,7 +7,7 @@ and takes their fees, draws round 1 (a 2-player and a 3-player table), and print
 chart. At each table a phone with no login opens the table's link: one player enters the scores
 and a player of another side accepts them on the same phone. Round 2 comes in as signed
 scorecards typed on one screen. Then the organiser settles, and the payout sheet adds up to the
-pot (docs/design.md "The pot and payouts": 5 players at 25¢, one place per 4 players rounded up).
+pot (docs/spec.md "The pot and payouts": 5 players at 25¢, one place per 4 players rounded up).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The Thursday a club really has, in the browser, with no made-up result (docs/club/exceptions.md).
 
-One organiser, Olive, who also plays, and ten players on phones, the fee per game (docs/design.md
+One organiser, Olive, who also plays, and ten players on phones, the fee per game (docs/spec.md
 "The club's house rules": "entry fee [25¢] per [session] or per game"), three rounds:
 
 - Jo arrives after round 1 and plays from round 2; Ann pays for the whole morning at the door

@@ -1,5 +1,5 @@
 """An organiser withdraws a round drawn by mistake from the round page, through its confirm
-step, then draws it again (docs/design.md "A Thursday, step by step", step 3)."""
+step, then draws it again (docs/spec.md "A Thursday, step by step", step 3)."""
 
 import datetime as dt
 

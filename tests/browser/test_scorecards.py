@@ -1,5 +1,5 @@
 """A round's paper scorecards typed in on one screen, and a visitor finding their table
-(docs/design.md "A Thursday, step by step", steps 3 and 4).
+(docs/spec.md "A Thursday, step by step", steps 3 and 4).
 
 An organiser on a laptop types a whole round with the keyboard only: the screen opens on the
 first score, Tab goes side by side and table by table, then to "The players signed these

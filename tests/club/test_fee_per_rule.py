@@ -1,4 +1,4 @@
-"""The house rule "entry fee per session or per game" (docs/design.md "The club's house rules":
+"""The house rule "entry fee per session or per game" (docs/spec.md "The club's house rules":
 entry fee [25¢] per [session] or per game): the organiser sets it on the rules form, the rules
 page says it, a session keeps the rule it was opened under."""
 

@@ -1,5 +1,5 @@
 """Leaving early and sitting out a round: the check-in services and the draw that reads them
-(docs/design.md "A Thursday, step by step", step 7: a player who leaves after round N or sits
+(docs/spec.md "A Thursday, step by step", step 7: a player who leaves after round N or sits
 out round N is not drawn; never a made-up result)."""
 
 import datetime as dt
@@ -142,7 +142,7 @@ def test_the_row_says_both():
 
 
 def test_a_forfeit_worth_more_than_a_plain_win_is_a_field_error():
-    """docs/design.md "The club's house rules": a forfeit is never a skunk, so it is worth at
+    """docs/spec.md "The club's house rules": a forfeit is never a skunk, so it is worth at
     most a plain win."""
     club = ClubFactory(points_win=2, forfeit_points=3)
     with pytest.raises(ValidationError) as error:

@@ -1,5 +1,5 @@
 """A login belongs to its club: an organiser reaches only the logins made for the club's own players
-(docs/design.md "People and what they do"). A site administrator's login (staff or superuser) is
+(docs/spec.md "People and what they do"). A site administrator's login (staff or superuser) is
 never linked, given a link, given a role or given a new password from a club page, and the player
 form never takes a username, so it cannot tell which usernames exist."""
 

@@ -1,4 +1,4 @@
-"""House rules: defaults as docs/design.md writes them, and each bad value is a field error."""
+"""House rules: defaults as docs/spec.md writes them, and each bad value is a field error."""
 
 import datetime as dt
 
@@ -17,7 +17,7 @@ def test_defaults_are_the_design_house_rules():
     assert club.house_rules.snapshot() == {
         "game_target": 121,
         "entry_fee_cents": 25,
-        # docs/design.md: entry fee [25¢] per [session] or per game.
+        # docs/spec.md: entry fee [25¢] per [session] or per game.
         "fee_per": "session",
         "payout_coin_cents": 25,
         "players_per_paid_place": 4,
@@ -35,11 +35,11 @@ def test_defaults_are_the_design_house_rules():
         "jackpot_29_cents": 0,
         "jackpot_28_cents": 0,
         "jackpot_24_cents": 0,
-        # docs/design.md: table links [on]; table PINs [off]; signed scorecards confirm [on].
+        # docs/spec.md: table links [on]; table PINs [off]; signed scorecards confirm [on].
         "table_links": True,
         "table_pins": False,
         "signed_scorecards_confirm": True,
-        # docs/design.md: what a forfeit scores [a win of 2 game points and no spread].
+        # docs/spec.md: what a forfeit scores [a win of 2 game points and no spread].
         "forfeit_points": 2,
     }
     assert (club.session_weekday, club.session_start) == (3, dt.time(9, 30))

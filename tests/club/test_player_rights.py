@@ -1,4 +1,4 @@
-"""Roles are per club (docs/design.md "People and what they do"): a login acts only in the club
+"""Roles are per club (docs/spec.md "People and what they do"): a login acts only in the club
 whose player record it is linked to, the player form links or unlinks no login (a login is made for
 its player on the player's login page), a login of another club is never linked, and the player edit
 page shows the player as stored, so saving one changed field keeps the others."""

@@ -1,7 +1,7 @@
 """club.rules.HouseRules: the typed house rules (pure, no database), read back from a session's
 snapshot, with the values the rest of the code derives from them.
 
-Terms: a *snapshot* is the dict a session keeps (docs/design.md, "The club's house rules": a
+Terms: a *snapshot* is the dict a session keeps (docs/spec.md, "The club's house rules": a
 session copies the rules it was played under); an *old* snapshot is one written before a rule
 existed (the side pots came later), which must keep meaning what it meant.
 """
@@ -43,13 +43,13 @@ def test_an_old_snapshot_takes_the_defaults_of_rules_added_since():
     rules = HouseRules.from_snapshot({**old, "a_rule_nobody_knows": 1})
     assert rules.entry_fee_cents == 50
     assert (rules.skunk_bank, rules.jackpots) == (False, {})
-    assert rules.forfeit_points == 2  # docs/design.md "The club's house rules": a forfeit's 2
-    # docs/design.md "The club's house rules": entry fee per [session]: what old mornings were.
+    assert rules.forfeit_points == 2  # docs/spec.md "The club's house rules": a forfeit's 2
+    # docs/spec.md "The club's house rules": entry fee per [session]: what old mornings were.
     assert (rules.fee_per, rules.fee_per_game, rules.morning_fee_cents()) == ("session", False, 50)
 
 
 def test_the_fee_per_game_makes_the_morning_the_fee_for_every_round():
-    """docs/design.md "The club's house rules": entry fee [25¢] per [session] or per game."""
+    """docs/spec.md "The club's house rules": entry fee [25¢] per [session] or per game."""
     rules = HouseRules(entry_fee_cents=25, fee_per="game", rounds_per_session=6)
     assert rules.fee_per_game
     assert rules.morning_fee_cents() == 150

@@ -1,6 +1,6 @@
 """The club's season everywhere, from one function (club.seasons.in_season): the draw's season
 history, the session list's season filter and the standings all read the club's season
-(docs/design.md "A Thursday, step by step", step 3: "'Season' is the club's season (its start date
+(docs/spec.md "A Thursday, step by step", step 3: "'Season' is the club's season (its start date
 in the house rules; one function, `club.seasons.in_season`, for the draw, the session list and the
 standings)"), and the pages name a season alike ("2025–26" when it does not start on 1 January)."""
 

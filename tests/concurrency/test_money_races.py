@@ -43,7 +43,7 @@ def double_skunked(game):
 
 
 def file_a_29(session, organiser) -> None:
-    """An accepted 29 at the session's first table, its cards confirmed by a judge (docs/design.md
+    """An accepted 29 at the session's first table, its cards confirmed by a judge (docs/spec.md
     "Claims, muggins and disputes"): it wins the 29 jackpot."""
     game = session.games.order_by("round__number", "table").first()
     seat = game.seats.order_by("position").first()

@@ -1,4 +1,4 @@
-"""A correction of a game by someone who plays in it (docs/design.md "A Thursday, step by step",
+"""A correction of a game by someone who plays in it (docs/spec.md "A Thursday, step by step",
 step 4; docs/club/results.md "An organiser who plays"): nobody corrects alone a game he plays in,
 so either side proposes and a player of the other side accepts, through a one-time link."""
 

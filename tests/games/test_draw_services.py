@@ -25,7 +25,7 @@ pytestmark = pytest.mark.django_db
 
 THURSDAY = dt.date(2026, 3, 5)
 SIZE = {TableKind.TWO: 2, TableKind.THREE: 3, TableKind.PARTNERS: 4}
-# The table sizes docs/design.md asks for (sorted, largest first).
+# The table sizes docs/spec.md asks for (sorted, largest first).
 EXPECTED_SIZES = {
     ("singles", 2): [2],
     ("singles", 3): [3],

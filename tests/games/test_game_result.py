@@ -2,7 +2,7 @@
 
 Terms: a *row* below is one side's expected figures as
 (score, won, skunked, double_skunked, skunks_given, game_points, spread).
-Default rules are the club defaults of docs/design.md: game to 121, skunk under 91, double skunk
+Default rules are the club defaults of docs/spec.md: game to 121, skunk under 91, double skunk
 under 61, game points 2 / 3 / 3.
 """
 

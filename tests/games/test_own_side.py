@@ -1,6 +1,6 @@
 """Nobody confirms, or alone corrects, the result of a side they play on.
 
-docs/design.md, "A Thursday, step by step", step 4: "An entry by one side (or an organiser) is a
+docs/spec.md, "A Thursday, step by step", step 4: "An entry by one side (or an organiser) is a
 draft until the other side, or an organiser who did not enter it, confirms it"; the role table:
 a player may "enter their own table's result and confirm the other side's entry"; and, for
 rulings, "A judge who is not seated at the game rules". An organiser seated at a game is a player

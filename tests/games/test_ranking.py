@@ -1,4 +1,4 @@
-"""games.ranking: the one ranking order (docs/design.md, "Standings": game points, then games
+"""games.ranking: the one ranking order (docs/spec.md, "Standings": game points, then games
 won, then spread, the ACC's order), shared ranks shown "T-3". Pure: no database."""
 
 import pytest

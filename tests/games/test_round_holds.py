@@ -1,4 +1,4 @@
-"""What holds a round's seats (docs/design.md "A Thursday, step by step", step 3: "The organiser
+"""What holds a round's seats (docs/spec.md "A Thursday, step by step", step 3: "The organiser
 may swap two players' seats until a result or a claim is entered at any table of the round, and
 until the next round is drawn (its draw read these seats)"). A claim records its parties by the
 seats it was filed under, so a swap after a claim would make the claimant a judge "not seated

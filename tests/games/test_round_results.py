@@ -284,7 +284,7 @@ def test_a_seated_organisers_entry_is_their_sides_as_result_enter_records_it():
 
 
 def test_signed_scorecards_are_confirmed_at_once_and_counted_when_the_rule_says_so():
-    """docs/design.md "A Thursday, step by step", step 4: with "signed scorecards confirm" on
+    """docs/spec.md "A Thursday, step by step", step 4: with "signed scorecards confirm" on
     (the default), the players' signatures are the other side's confirmation."""
     round_ = drawn_round()
     assert round_.session.house_rules.signed_scorecards_confirm

@@ -1,4 +1,4 @@
-"""Withdrawing a round drawn by mistake (docs/design.md "A Thursday, step by step", step 3: "A
+"""Withdrawing a round drawn by mistake (docs/spec.md "A Thursday, step by step", step 3: "A
 round drawn by mistake is withdrawn from its page (the latest round only, while none of its tables
 has a result or a claim): its tables are deleted, the audit log keeps its seed and tables, and
 players checked in after it play in the round drawn again").
@@ -70,7 +70,7 @@ def test_withdraw_deletes_the_round_and_the_audit_keeps_its_seed_and_tables(sess
 
 
 def test_the_next_draw_after_a_withdraw_draws_the_same_number_once(session, organiser):
-    """Pressing draw twice draws one round (docs/design.md "Safety of money and records": "a form
+    """Pressing draw twice draws one round (docs/spec.md "Safety of money and records": "a form
     sent twice saves once"): the draw button names the round it draws; after a withdraw it names the
     withdrawn number again, and a second press of it draws nothing."""
     services.round_draw(session=session, actor=organiser, seed=5)
@@ -97,7 +97,7 @@ def test_the_draw_history_never_sees_a_withdrawn_round(session, organiser):
 
 
 def test_a_late_arrival_plays_in_the_round_drawn_again(session, organiser, club):
-    """Late arrivals join from the next round (docs/design.md "A Thursday, step by step", step 2):
+    """Late arrivals join from the next round (docs/spec.md "A Thursday, step by step", step 2):
     checked in after round 2 was drawn by mistake, a player plays in round 2 drawn again."""
     services.round_draw(session=session, actor=organiser, seed=5)
     mistaken = services.round_draw(session=session, actor=organiser, seed=6)

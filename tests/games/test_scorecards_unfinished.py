@@ -1,4 +1,4 @@
-"""The scorecards offer and screen with a game marked not played or a forfeit (docs/design.md
+"""The scorecards offer and screen with a game marked not played or a forfeit (docs/spec.md
 "A Thursday, step by step", steps 4 and 7): a game not played has no result to type, and a
 forfeit is scored by the house rule, so neither is a table still to type; the screen shows them
 plainly instead of score fields or a 0–0.

@@ -1,4 +1,4 @@
-"""The round's scorecards screen (docs/design.md "A Thursday, step by step", step 4): an organiser
+"""The round's scorecards screen (docs/spec.md "A Thursday, step by step", step 4): an organiser
 types in every table's final scores on one screen, all or nothing, each bad table's error on its own
 row; "The players signed these scorecards" confirms the results at once when the club's rule "signed
 scorecards confirm" is on, and leaves drafts when it is off.

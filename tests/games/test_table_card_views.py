@@ -6,7 +6,7 @@ and refused on a POST.
 
 Terms: `first_of_two` (tests/games/conftest.py) is round 1's table 1 of a session opened, checked
 in and drawn through the services (four players, two tables); `cards` gives its club cards for
-tables 1 to 3. Rule texts cited: docs/design.md "A Thursday, step by step", step 4 ("The link works
+tables 1 to 3. Rule texts cited: docs/spec.md "A Thursday, step by step", step 4 ("The link works
 only while its round is open ... and only for its own game").
 """
 

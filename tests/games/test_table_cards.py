@@ -5,7 +5,7 @@ card, or an old game link whose round is over, leads now.
 Terms: `first_of_two` (tests/games/conftest.py) is round 1's table 1 of a session opened, checked
 in and drawn through the services (four players, two tables); `sit_out_two` makes round 2 a
 single table by sitting out two players, so table 2 has no game in round 2. Rule texts cited:
-docs/design.md "A Thursday, step by step", step 4 ("The link works only while its round is open
+docs/spec.md "A Thursday, step by step", step 4 ("The link works only while its round is open
 ... and only for its own game").
 """
 

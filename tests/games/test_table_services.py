@@ -1,11 +1,11 @@
-"""What the players do through a table's link, without a login (games.services.table; docs/design.md
+"""What the players do through a table's link, without a login (games.services.table; docs/spec.md
 "A Thursday, step by step", step 4): enter the final scores, accept another side's entry (with a PIN
 when the session asks), and every refusal.
 
 Terms: a *link table* (`link_table`, tests.builders.LinkTable) is round 1's game of a session
 opened, checked in and drawn through the real services, its players without logins
 (`players[side]`); *partners* a 4-player table whose sides are seats 0 & 2 and 1 & 3. Rule texts
-cited: docs/design.md "A Thursday, step by step", step 4 ("the page then offers an 'Accept' button
+cited: docs/spec.md "A Thursday, step by step", step 4 ("the page then offers an 'Accept' button
 for each player of another side, by name, on the same phone ... after three wrong ones, each makes
 the next try of that player's PIN wait longer ... The link works only while its round is open ...
 and only for its own game") and "People and what they do" ("Everything done through a table's link

@@ -5,7 +5,7 @@ tests/games/test_seating_chart.py).
 
 Terms: `first_of_two` (tests/games/conftest.py) is the first of round 1's two tables,
 opened, checked in and drawn through the services, its players without logins; its `page` is its
-table page's address and `other` the round's other game. Rule texts cited: docs/design.md "A
+table page's address and `other` the round's other game. Rule texts cited: docs/spec.md "A
 Thursday, step by step", step 4 ("The link works only while its round is open ... and only for its
 own game") and "People and what they do" ("Everything done through a table's link is in the audit
 trail 'at the table'").

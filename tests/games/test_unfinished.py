@@ -1,5 +1,5 @@
 """A game that cannot be finished: marked not played or a forfeit, and back to playing
-(docs/design.md "A Thursday, step by step", step 7; "The club's house rules": what a forfeit
+(docs/spec.md "A Thursday, step by step", step 7; "The club's house rules": what a forfeit
 scores, by default a win of 2 game points and no spread for the side that stays, never a skunk or
 a highlight)."""
 

@@ -1,4 +1,4 @@
-"""The game page's "cannot be finished" form and "Back to playing" (docs/design.md "A Thursday,
+"""The game page's "cannot be finished" form and "Back to playing" (docs/spec.md "A Thursday,
 step by step", step 7), and how the session, round and board pages show it."""
 
 import datetime as dt
@@ -75,7 +75,7 @@ def test_a_confirmed_game_is_refused_with_what_to_do(client, game, organiser, me
 
 
 def test_every_list_of_result_lines_says_forfeit_instead_of_scores(client, game):
-    """A forfeit's lines carry no score (docs/design.md "A Thursday, step by step", step 7: a
+    """A forfeit's lines carry no score (docs/spec.md "A Thursday, step by step", step 7: a
     forfeit is scored by the house rule, never a made-up result): the session's results table
     and its CSV and the game page say who won and lost by forfeit, never 0–0."""
     stayer, leaver = [seat.player for seat in game.seats.order_by("position")]

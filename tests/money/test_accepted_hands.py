@@ -1,6 +1,6 @@
 """The jackpot winners, `money.selectors.accepted_hands`.
 
-docs/design.md "Claims, muggins and disputes": "A 29, 28 or 24 wins its jackpot when accepted as
+docs/spec.md "Claims, muggins and disputes": "A 29, 28 or 24 wins its jackpot when accepted as
 claimed (or upheld by a judge) and a player of another side at the table (or a judge who is not a
 party) has confirmed the cards, and only when it was not an over-claim: a count corrected down
 never wins, whatever a judge later rules. A wrong muggins call never costs the claimant the
@@ -122,7 +122,7 @@ def test_a_29_a_judge_upholds_wins_only_when_it_was_claimed_as_counted(
     """5H 5D 5C JS with the 5S turned is a 29 (hoyle.txt "Showing": three fives and the knave of
     the starter's suit, a five turned up). Claimed as 30 it is corrected down to 29 (docs/claims.md:
     a count "corrected down from an over-claim, does not win"); the claimant disputes and a judge
-    agrees with the engine, 29 for the claimant. docs/design.md: "a count corrected down never wins,
+    agrees with the engine, 29 for the claimant. docs/spec.md: "a count corrected down never wins,
     whatever a judge later rules": settling pays nothing out of the 29 jackpot, and the hand is
     no highlight. Claimed as 29, the same dispute and ruling leave both won."""
     claim = services.claim_file(
@@ -160,7 +160,7 @@ def test_a_24_after_a_false_muggins_call_and_a_ruling_wins_only_when_claimed_as_
     """Four threes and a nine are 24 (twelve for fifteens, twelve for the double pair royal).
     The opponent calls "muggins for 2" where nothing was overlooked: ACC rule 10.4a, the call is
     false and the claimant is given 2 (24 + 2); the caller disputes it and a judge agrees with
-    the engine. A wrong muggins call never costs the claimant a jackpot (docs/design.md), so the 24
+    the engine. A wrong muggins call never costs the claimant a jackpot (docs/spec.md), so the 24
     claimed as counted wins it; but claimed as 26 it was corrected down first, and "a count
     corrected down never wins, whatever a judge later rules": no jackpot, no highlight."""
     claim = services.claim_file(

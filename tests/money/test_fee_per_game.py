@@ -1,4 +1,4 @@
-"""The fee per game (docs/design.md "The club's house rules": entry fee per session or per game;
+"""The fee per game (docs/spec.md "The club's house rules": entry fee per session or per game;
 "A Thursday, step by step", step 7: with the fee per game a player owes only the games they were
 seated in, and change paid back is a ledger refund; "The pot and payouts": the pot is the fees
 actually paid, and the cash box and the ledger agree to the cent).

@@ -1,4 +1,4 @@
-"""Any morning of the fee per game keeps the money straight (docs/design.md "The pot and
+"""Any morning of the fee per game keeps the money straight (docs/spec.md "The pot and
 payouts": every payout sums exactly to its pot; the cash box and the ledger agree to the cent).
 
 Terms: a *step* is one thing an organiser does in a per-game morning of 4 players and 3 rounds:

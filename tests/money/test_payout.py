@@ -79,7 +79,7 @@ def card_value(card: str) -> int:
 
 
 def assert_invariants(result: PayoutPlan, players: Sequence[RankedPlayer]) -> None:
-    """Everything docs/design.md promises about a payout, checked on any plan."""
+    """Everything docs/spec.md promises about a payout, checked on any plan."""
     pot, coin = result.pot_cents, result.coin_cents
     paid = [payout.amount_cents for payout in result.payouts]
     # Every ranked player appears, best first, with the place their rank gives them.
@@ -289,7 +289,7 @@ def test_empty_pot_pays_nobody_and_cuts_nothing() -> None:
 
 
 def test_pot_smaller_than_one_coin_goes_to_place_one() -> None:
-    # Place 2 would get 0¢, so only place 1 is paid (docs/design.md "The pot and payouts").
+    # Place 2 would get 0¢, so only place 1 is paid (docs/spec.md "The pot and payouts").
     players = ranked(1, 2, 3)
     result = plan(pot_cents=20, players=players, paid_places=2)
     assert result.paid_places == 1

@@ -1,4 +1,4 @@
-"""How many places are paid (docs/design.md "The pot and payouts"): no paid place is paid nothing,
+"""How many places are paid (docs/spec.md "The pot and payouts"): no paid place is paid nothing,
 and each is paid strictly more than the next (ties aside); while the split would break that, k
 shrinks by one, and the payout sheet says why.
 
@@ -43,7 +43,7 @@ def default_plan(count: int, *, ranks: Sequence[int] | None = None, seed: int = 
 
 
 def pays_each_place(amounts: Sequence[int], weights: Sequence[int], *, pot: int, coin: int) -> bool:
-    """The rule, written again from docs/design.md: every paid place gets a whole coin or more
+    """The rule, written again from docs/spec.md: every paid place gets a whole coin or more
     (place 1 may have only odd cents, when the pot is less than a coin), and a place gets more whole
     coins than the next unless the club's weights tie them."""
     if not pot:
@@ -65,7 +65,7 @@ def pays_each_place(amounts: Sequence[int], weights: Sequence[int], *, pot: int,
 
 
 def test_forty_players_pay_eight_places_and_the_sheet_says_why() -> None:
-    """docs/design.md "The pot and payouts": 40 players pay $10.00; 10 places split 10:9:...:1 would
+    """docs/spec.md "The pot and payouts": 40 players pay $10.00; 10 places split 10:9:...:1 would
     pay 200, 175, 150, 150, 125, 75, 50, 50, 25 and 0¢. 9 places still pay place 9 nothing; 8 places
     pay 225, 200, 175, 150, 100, 75, 50, 25¢, each more than the next."""
     assert split_pot(pot_cents=1000, coin_cents=25, weights=payout_weights("linear", 10)) == (
@@ -87,7 +87,7 @@ def test_forty_players_pay_eight_places_and_the_sheet_says_why() -> None:
 
 @pytest.mark.parametrize("count", [31, 34, 37, 38, 41, 60])
 def test_places_one_and_two_are_never_paid_the_same(count: int) -> None:
-    """docs/design.md "The pot and payouts": each place is paid strictly more than the next. At
+    """docs/spec.md "The pot and payouts": each place is paid strictly more than the next. At
     these counts the house rule's split alone would pay places 1 and 2 the same."""
     house = DEFAULT.paid_places(count)
     old = split_pot(pot_cents=count * 25, coin_cents=25, weights=payout_weights("linear", house))
@@ -102,7 +102,7 @@ def test_places_one_and_two_are_never_paid_the_same(count: int) -> None:
 
 @pytest.mark.parametrize("count", range(25, 61))
 def test_from_25_players_up_the_last_paid_place_is_paid(count: int) -> None:
-    """docs/design.md "The pot and payouts": no paid place is paid nothing (from 25 players up, the
+    """docs/spec.md "The pot and payouts": no paid place is paid nothing (from 25 players up, the
     house rule's split alone would pay the last paid place 0¢)."""
     result = default_plan(count)
     assert sum(result.place_amounts_cents) == count * 25
@@ -120,7 +120,7 @@ def test_nothing_changes_while_the_house_rule_already_pays_each_place() -> None:
 
 
 def test_tied_players_still_pool_the_places_they_occupy() -> None:
-    """docs/design.md "The pot and payouts", ties aside: players tied across paid places pool them
+    """docs/spec.md "The pot and payouts", ties aside: players tied across paid places pool them
     and may be paid the same; the strictness is about the places. 40 players, places 2 and 3 tied:
     200 + 175 = 375¢, one indivisible coin by a cut (187.5 is not whole coins)."""
     ranks = [1, 2, 2, *range(4, 41)]
@@ -208,7 +208,7 @@ def sessions(draw):
 @settings(max_examples=200, deadline=None)
 @given(sessions())
 def test_each_paid_place_is_paid_more_than_the_next(inputs: dict) -> None:
-    """docs/design.md "The pot and payouts", over 1..200 players, any coin, fee and weights: the
+    """docs/spec.md "The pot and payouts", over 1..200 players, any coin, fee and weights: the
     amounts add up to the pot, every paid place is paid, each more than the next (where the
     weights differ), k never passes the house rule, and k is the largest such."""
     pot, coin, weights = inputs["pot_cents"], inputs["coin_cents"], inputs["weights"]
@@ -245,7 +245,7 @@ def test_each_paid_place_is_paid_more_than_the_next(inputs: dict) -> None:
 
 @pytest.mark.django_db
 def test_the_payout_sheet_says_why_fewer_places_are_paid(client, member, club) -> None:
-    """docs/design.md "The pot and payouts": the payout sheet says so when k shrinks. 40 players
+    """docs/spec.md "The pot and payouts": the payout sheet says so when k shrinks. 40 players
     settle with 8 paid places, and the sheet (screen and print: one page) shows the sentence."""
     organiser = member("organiser")
     confirmer = UserFactory(role="organisers", club=club)
@@ -262,7 +262,7 @@ def test_the_payout_sheet_says_why_fewer_places_are_paid(client, member, club) -
 
 def test_the_payout_table_in_the_docs_is_the_rule():
     """docs/payouts.md tells a club what the pot pays for 4..60 players under the default rules
-    (docs/design.md "The pot and payouts"): every row is what settling pays."""
+    (docs/spec.md "The pot and payouts"): every row is what settling pays."""
     from pathlib import Path
 
     text = (Path(__file__).resolve().parents[2] / "docs" / "payouts.md").read_text("utf-8")

@@ -269,7 +269,7 @@ def test_jackpots_collect_roll_over_and_an_accepted_29_wins(people):
         starter="5D",
     )
     assert claim.true_points == 29
-    # docs/design.md "Claims, muggins and disputes": it wins once another side has seen it.
+    # docs/spec.md "Claims, muggins and disputes": it wins once another side has seen it.
     scoring_services.claim_confirm_cards(claim=claim, actor=UserFactory(role="judges", club=club))
     # An over-claimed 24 is not accepted: no 24 jackpot for it.
     scoring_services.claim_file(

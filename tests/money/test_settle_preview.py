@@ -1,4 +1,4 @@
-"""Settling shows the payout sheet first (docs/design.md "A Thursday, step by step", step 6: "The
+"""Settling shows the payout sheet first (docs/spec.md "A Thursday, step by step", step 6: "The
 payout sheet is shown first exactly as it will be; then settling ... locks the session").
 
 Terms: the *sheet* is the preview page (money:settle_preview); its "Settle and lock" posts the

@@ -1,6 +1,6 @@
 """The session page and the payout sheet show the side pots: what each check-in owes with its parts,
 the skunk coins with their buttons, blockers with links, the cash box, and a section per side pot on
-the sheet (docs/design.md "The pot and payouts": the payout sheet shows each side pot: money in,
+the sheet (docs/spec.md "The pot and payouts": the payout sheet shows each side pot: money in,
 carried over, who wins what, what rolls over)."""
 
 import datetime as dt

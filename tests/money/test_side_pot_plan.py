@@ -25,7 +25,7 @@ def coins(*cents: int) -> tuple[Coin, ...]:
 
 
 def assert_adds_up(plan: SidePotPlan, side_pot: SidePot, coin_cents: int) -> None:
-    """Everything docs/design.md promises about a side pot, checked on any plan."""
+    """Everything docs/spec.md promises about a side pot, checked on any plan."""
     assert plan.pot == side_pot.pot
     assert plan.carried_cents == side_pot.carried_cents
     assert plan.coins == tuple(side_pot.coins) and plan.in_count == len(side_pot.coins)

@@ -1,7 +1,7 @@
 """Side pots in the cash box: what a check-in owes (the fee plus each jackpot's contribution), skunk
 coins owed by the skunked and taken one by one, settling refused while anything owed is unpaid or no
 game is confirmed, the side pots' sheet, and the cash box agreeing with the ledger to the cent
-(docs/design.md "The pot and payouts"; "A Thursday, step by step", steps 2 and 6)."""
+(docs/spec.md "The pot and payouts"; "A Thursday, step by step", steps 2 and 6)."""
 
 import datetime as dt
 
@@ -65,7 +65,7 @@ def skunk_scores(loser_score):
 
 
 def test_two_players_at_25_cents_and_a_10_cent_jackpot_owe_35_each(people):
-    """2 players at 25¢ and a 10¢ jackpot: each check-in owes 35¢ (docs/design.md "A Thursday,
+    """2 players at 25¢ and a 10¢ jackpot: each check-in owes 35¢ (docs/spec.md "A Thursday,
     step by step", step 2: what the player owes is the entry fee plus each side pot's
     contribution), so the session page never says "collected 50¢, owed 0" while the ledger has
     70¢ in."""
@@ -129,7 +129,7 @@ def test_old_check_ins_get_their_sessions_contributions(people):
 
 
 def test_skunk_coins_are_owed_taken_and_settled_exactly(people):
-    """docs/design.md "The pot and payouts": each skunked player pays a coin, owed like the fee;
+    """docs/spec.md "The pot and payouts": each skunked player pays a coin, owed like the fee;
     an unpaid coin blocks settling ("A Thursday, step by step", step 6: "a fee, contribution or
     skunk coin is unpaid"), and settling books the coins taken."""
     organiser, confirmer = people
@@ -182,7 +182,7 @@ def test_skunk_coins_are_owed_taken_and_settled_exactly(people):
 
 def test_a_coin_paid_for_a_skunk_corrected_away_is_handed_back_first(people):
     """A correction that takes the skunk away leaves a coin taken and no longer owed: a blocker
-    until it is handed back (docs/design.md "A Thursday, step by step", step 6)."""
+    until it is handed back (docs/spec.md "A Thursday, step by step", step 6)."""
     organiser, confirmer = people
     club = ClubFactory(skunk_bank=True)
     session = run_session(
@@ -274,7 +274,7 @@ def test_reopening_an_earlier_session_after_a_later_one_won_the_bank_is_refused(
 
 
 def test_a_session_with_no_game_confirmed_cannot_be_settled(people):
-    """docs/design.md "A Thursday, step by step", step 6: settling is refused while no game is
+    """docs/spec.md "A Thursday, step by step", step 6: settling is refused while no game is
     confirmed, rather than paying four players 25¢ back each as "money won"."""
     organiser, _ = people
     club = ClubFactory()

@@ -1,8 +1,8 @@
 """Claims filed at a game that is later marked not played or a forfeit: what they count for.
 
-docs/design.md "Claims, muggins and disputes": a 29, 28 or 24 accepted as claimed with its cards
+docs/spec.md "Claims, muggins and disputes": a 29, 28 or 24 accepted as claimed with its cards
 confirmed wins its jackpot, and one definition of an accepted big hand serves the jackpots and the
-highlights. docs/design.md "A Thursday, step by step", step 7: a game not played counts nowhere.
+highlights. docs/spec.md "A Thursday, step by step", step 7: a game not played counts nowhere.
 docs/decisions/results.md ("Claims at a game not played or a forfeit"): a not-played game's claims
 count nowhere; a forfeit's hands were dealt, shown and counted, so they count.
 

@@ -1,4 +1,4 @@
-"""Backups carry the fee per game (docs/design.md "The pot and payouts": the cash box and the
+"""Backups carry the fee per game (docs/spec.md "The pot and payouts": the cash box and the
 ledger agree to the cent): the rule, each payment and change given back (`FeePayment` rows) and
 the refunds in the ledger go out and come back, and the import's money checks compare what the
 check-ins paid with the fees and refunds the ledger booked, refusing an edited amount."""

@@ -1,4 +1,4 @@
-"""Backups carry leaving early, sitting out, games not played and forfeits (docs/design.md "A
+"""Backups carry leaving early, sitting out, games not played and forfeits (docs/spec.md "A
 Thursday, step by step", step 7): export, empty the database, import, and the rows and the
 standings read the same."""
 

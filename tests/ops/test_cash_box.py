@@ -1,4 +1,4 @@
-"""The cash box and the ledger agree to the cent (docs/design.md "The pot and payouts") for every
+"""The cash box and the ledger agree to the cent (docs/spec.md "The pot and payouts") for every
 settled session of the demo club's season (`manage.py load_demo`, which runs the skunk bank and the
 29/28/24 jackpots) and of a ten-year history (`ops.history.build_history`).
 

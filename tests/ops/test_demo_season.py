@@ -229,7 +229,7 @@ def test_load_demo_builds_a_settled_past_season():
     assert {24, 28, 29} <= accepted
     twenty_nine = claims.get(true_points=29, claimed_points=29)
     assert f"{twenty_nine.cards} {twenty_nine.starter}" == "5H 5C 5S JD 5D"
-    # docs/design.md "Claims, muggins and disputes": a jackpot hand wins once its cards are
+    # docs/spec.md "Claims, muggins and disputes": a jackpot hand wins once its cards are
     # confirmed by someone not of the claimant's side.
     assert twenty_nine.cards_confirmed_by is not None
     assert (

@@ -2,7 +2,7 @@
 and of the jackpot winners.
 
 Terms: as `tests.builders.make_table` (one 2-player game of round 1, its players and users listed by
-side), but the club runs the 29, 28 and 24 jackpots (docs/design.md "The pot and payouts": side
+side), but the club runs the 29, 28 and 24 jackpots (docs/spec.md "The pot and payouts": side
 pots) before the session opens and snapshots its rules. The 29 is hoyle.txt "Showing": "three fives
 and a knave, with a five, of the same suit as the knave, turned up" (britannica-1911.txt says the
 same).

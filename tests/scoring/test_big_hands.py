@@ -2,7 +2,7 @@
 `accepted_big_hands`), which the highlights read as it is and the jackpot winners
 (money.selectors.accepted_hands) read with confirmed cards.
 
-docs/design.md "Claims, muggins and disputes": "A 29, 28 or 24 wins its jackpot when accepted as
+docs/spec.md "Claims, muggins and disputes": "A 29, 28 or 24 wins its jackpot when accepted as
 claimed (or upheld by a judge) and a player of another side at the table (or a judge who is not a
 party) has confirmed the cards, and only when it was not an over-claim: a count corrected down
 never wins, whatever a judge later rules. A wrong muggins call never costs the claimant the

@@ -1,5 +1,5 @@
 """A claim records its parties when it is filed; who may rule, call muggins, dispute or appeal reads
-them, never the seats as they are later (docs/design.md "Claims, muggins and disputes": "A claim
+them, never the seats as they are later (docs/spec.md "Claims, muggins and disputes": "A claim
 records its parties (the claimant's side and the opponents) when it is filed; who may call, dispute,
 confirm the cards or rule reads those, not the seats as they are later", and "A judge who is not a
 party to the claim rules").

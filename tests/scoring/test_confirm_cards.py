@@ -1,4 +1,4 @@
-"""Confirming the cards of a jackpot hand (docs/design.md "Claims, muggins and disputes": "A 29, 28
+"""Confirming the cards of a jackpot hand (docs/spec.md "Claims, muggins and disputes": "A 29, 28
 or 24 wins its jackpot when accepted as claimed (or upheld by a judge) and a player of another side
 at the table (or a judge who is not a party) has confirmed the cards").
 
@@ -109,7 +109,7 @@ def test_only_a_jackpot_count_is_confirmed_and_only_once(jackpot_table):
 
 def test_an_under_claimed_29_asks_for_no_confirmation(jackpot_table):
     """A 29 claimed as 24 scores 24 (hoyle.txt "Muggins": the rest is overlooked) and is never a
-    jackpot hand (the jackpots take a hand claimed at its count, docs/design.md "Claims, muggins
+    jackpot hand (the jackpots take a hand claimed at its count, docs/spec.md "Claims, muggins
     and disputes"): the pages do not ask for its cards."""
     claim = file_29(jackpot_table, claimed=24)
     assert not services.needs_card_confirmation(claim)

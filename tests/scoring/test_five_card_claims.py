@@ -4,7 +4,7 @@ britannica-1911.txt: "two players, five or six cards being dealt to each, and ea
 for what is called 'crib'": in the five-card game a hand is 3 cards, counted with the start. The
 engine's THREE_CARD_HAND_TOTALS (recomputed in tests/scoring/engine/test_three_card_totals.py) says
 a three-card hand makes 0 to 15 and 20; so a claim of 21, 24 or 29 for three cards, which four cards
-could make, is flagged at once (docs/design.md "Claims, muggins and disputes": "A count no hand can
+could make, is flagged at once (docs/spec.md "Claims, muggins and disputes": "A count no hand can
 make (... 16 to 19 and over 20 for the three-card hand of five-card cribbage, from the engine's
 exact count of every hand) is flagged at once").
 

@@ -1,4 +1,4 @@
-"""A player present named judge for one dispute, and their one-time link (docs/design.md
+"""A player present named judge for one dispute, and their one-time link (docs/spec.md
 "Claims, muggins and disputes"; docs/club/claims.md "Disputes"): in a club whose only organiser
 plays, the organiser names a bystander who is checked in and not a party; the bystander rules on
 their own phone, without a login, once."""

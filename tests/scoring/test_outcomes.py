@@ -7,7 +7,7 @@ in the rule texts, so each case reads as a table story:
 - 9-6-5-4-4 counts 14, "Fifteen 6 and 8 is 14" (hoyle.txt, "Showing");
 - the 29 (hoyle.txt, "Showing"; club-thursday-rules.md, "A PERFECT 29!").
 Muggins: hoyle.txt "Muggins" (over-claim corrected on demand; the opponent may score what was
-overlooked); a call for N: ACC rule 10.4a as docs/design.md "Claims, muggins and disputes" gives it
+overlooked); a call for N: ACC rule 10.4a as docs/spec.md "Claims, muggins and disputes" gives it
 (the caller scores the lesser of N and the points overlooked; only when nothing was overlooked is
 the call false, and the claimant is given N); ACC rule 10.3: no muggins on his heels.
 docs/claims.md.

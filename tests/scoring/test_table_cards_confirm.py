@@ -1,5 +1,5 @@
 """A jackpot hand's cards confirmed at the table, through its link, without a login
-(scoring.services.table_cards_confirm, scoring.table_views.TableCardsConfirmView; docs/design.md
+(scoring.services.table_cards_confirm, scoring.table_views.TableCardsConfirmView; docs/spec.md
 "Claims, muggins and disputes": "A hand or crib claim wins a 29, 28 or 24 jackpot only once a
 player of another side at the table (or a judge) has confirmed the cards" and "At the table,
 through its card, a player of another side ... confirms a big hand's cards (with a PIN where the
@@ -195,7 +195,7 @@ def test_with_pins_the_wait_after_wrong_pins_refuses_even_the_right_one(pinned, 
 
 
 def test_the_jackpot_is_won_only_once_the_cards_are_confirmed_at_the_table(at_table):
-    """docs/design.md: a 29 wins its jackpot only once a player of another side has confirmed
+    """docs/spec.md: a 29 wins its jackpot only once a player of another side has confirmed
     the cards; the records list it either way."""
     ann = at_table.players[0]
     claim = file_29(at_table)

@@ -1,5 +1,5 @@
 """Claims and calls for a judge made at the table, through its link, without a login
-(scoring.services.table_claim_file, table_dispute_open; docs/design.md "People and what they do": at
+(scoring.services.table_claim_file, table_dispute_open; docs/spec.md "People and what they do": at
 the table, "file a hand, crib or heels claim, or call a judge on one of the table's claims";
 "Everything done through a table's link is in the audit trail 'at the table'"; and "A Thursday, step
 by step", step 4: "The link works only while its round is open ... and only for its own game").

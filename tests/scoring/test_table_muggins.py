@@ -1,5 +1,5 @@
 """A muggins call made at the table, through its link, without a login
-(scoring.services.table_muggins_call, scoring.table_views.TableMugginsCallView; docs/design.md
+(scoring.services.table_muggins_call, scoring.table_views.TableMugginsCallView; docs/spec.md
 "Claims, muggins and disputes": "At the table, through its card, a player of another side calls
 muggins ... (with a PIN where the club uses them)").
 

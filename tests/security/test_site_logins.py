@@ -1,4 +1,4 @@
-"""No club page reaches a site administrator's login (docs/design.md "People and what they do": an
+"""No club page reaches a site administrator's login (docs/spec.md "People and what they do": an
 organiser reaches only the logins made for the club's own players).
 
 Terms: a *site login* is a staff or a superuser login with no player record, the kind a site

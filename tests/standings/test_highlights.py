@@ -67,7 +67,7 @@ def claim(people, game, kind, cards, claimed, claimant=None):
 
 
 def test_big_hands_are_the_accepted_24s_28s_and_29s_of_a_session_and_of_the_club(people):
-    """scoring's definition (docs/design.md "Claims, muggins and disputes": "One definition of an
+    """scoring's definition (docs/spec.md "Claims, muggins and disputes": "One definition of an
     accepted big hand serves the jackpots and the highlights"): claimed at the true count of 24 or
     more, undisputed or upheld by the last ruling. Four cards count 24, 28 or 29, never 25 to 27
     (hoyle.txt, club-thursday-rules.md "A PERFECT 29!")."""
@@ -153,7 +153,7 @@ def test_the_highlights_take_big_hands_by_the_jackpots_definition_without_confir
     is a highlight at once and wins the jackpot once confirmed. The same 29 claimed as 30 is
     corrected down (docs/claims.md: it "does not win"); its claimant disputes, a judge agrees
     with the engine's 29, the cards are confirmed: still neither a highlight (the session's, or
-    the club's records) nor a jackpot winner, "whatever a judge later rules" (docs/design.md)."""
+    the club's records) nor a jackpot winner, "whatever a judge later rules" (docs/spec.md)."""
     table = make_jackpot_table()
     counted = file_29(table)
     over = file_29(table, claimed=30)

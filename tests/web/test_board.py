@@ -1,4 +1,4 @@
-"""The live board (web/board.py; docs/design.md "A Thursday, step by step", step 7): who sees it,
+"""The live board (web/board.py; docs/spec.md "A Thursday, step by step", step 7): who sees it,
 what each part shows, the refresh that sends only what changed, the fixed number of queries a
 refresh costs whatever the size of the session and of the club's history, and the page without
 JavaScript."""
@@ -266,7 +266,7 @@ def test_the_highlights_are_the_accepted_big_hands_and_todays_skunks(morning, cl
 
 def test_big_hands_come_from_scoring_by_its_rule(morning):
     """scoring.selectors.session_big_hands: claimed at the true count of 24 or more, undisputed
-    or upheld by the last ruling (docs/design.md, "Claims, muggins and disputes")."""
+    or upheld by the last ruling (docs/spec.md, "Claims, muggins and disputes")."""
     found = session_big_hands(morning.session)
     assert [c.pk for c in found] == [morning.upheld.pk, morning.crib_28.pk, morning.hand_24.pk]
     assert morning.waiting not in found

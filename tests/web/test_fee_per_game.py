@@ -1,4 +1,4 @@
-"""The check-in card with the fee per game (docs/design.md "A Thursday, step by step", step 2
+"""The check-in card with the fee per game (docs/spec.md "A Thursday, step by step", step 2
 and step 7: with the fee per game a player owes only the games they were seated in; "The pot and
 payouts"): each row says owed ("50¢, 2 games"), paid and what is left to pay or to give back;
 an organiser takes what is owed, an amount ahead, records the change given back and undoes the

@@ -1,5 +1,5 @@
 """The session page's check-in row: leaves after a round, sits out a round, their undos, and
-the refusals said on the row (docs/design.md "A Thursday, step by step", step 7)."""
+the refusals said on the row (docs/spec.md "A Thursday, step by step", step 7)."""
 
 import datetime as dt
 

@@ -178,7 +178,7 @@ LINK_IS_THE_KEY = {
 # One-time player links (club.PlayerLink): a post there acts once, for the player it names.
 PLAYER_LINKS = {"judge_link:page", "accept_link:page"}
 # The table link's forms: anonymous posts that write, but only their own table's rows
-# (docs/design.md "People and what they do": "Anonymous visitors write nothing but what a table's
+# (docs/spec.md "People and what they do": "Anonymous visitors write nothing but what a table's
 # link allows": its result, its claims and calls for a judge).
 TABLE_LINK_POSTS = LINK_IS_THE_KEY - {"table:page"} - PLAYER_LINKS
 # Not pages: the logout action (POST only) and the admin, which Django guards itself.

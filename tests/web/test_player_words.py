@@ -1,6 +1,6 @@
 """Pages a player or a visitor reads speak the game's words, not the site's internals: no draw
 seeds, result versions or states by their stored names, no engine version; organisers and judges
-still see the seed, the versions and the engine (docs/design.md "People and what they do")."""
+still see the seed, the versions and the engine (docs/spec.md "People and what they do")."""
 
 import datetime as dt
 

@@ -1,5 +1,5 @@
 """Roles are groups synced after every migrate from the permissions each app declares, as
-docs/design.md's role table implies; an organiser may do everything a judge or a player may."""
+docs/spec.md's role table implies; an organiser may do everything a judge or a player may."""
 
 import pytest
 from django.contrib.auth.models import Group
@@ -52,7 +52,7 @@ def test_header_role_is_the_highest_group():
 
 
 def test_a_login_with_no_player_record_has_no_role_anywhere():
-    """Roles are per club (docs/design.md "People and what they do"): the organisers group
+    """Roles are per club (docs/spec.md "People and what they do"): the organisers group
     alone, with no player record, gives no permission and no role in the header."""
     loose = UserFactory(role="organisers")
     assert user_role(loose) == ""

@@ -1,5 +1,5 @@
 """The payouts of a settled session are pinned on the wall: the public session page shows each
-paid place's name and amount when the club publishes its standings (docs/design.md "A Thursday,
+paid place's name and amount when the club publishes its standings (docs/spec.md "A Thursday,
 step by step", step 6), and never the cash box or how it was worked out."""
 
 import datetime as dt

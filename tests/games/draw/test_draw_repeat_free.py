@@ -1,4 +1,4 @@
-"""No avoidable repeat opponent (docs/design.md "A Thursday, step by step", step 3: the draw "avoids
+"""No avoidable repeat opponent (docs/spec.md "A Thursday, step by step", step 3: the draw "avoids
 repeat opponents within the session first").
 
 Definitions (``repeat_free.py``): a *legal seating* keeps the table shapes and a fair 3-player

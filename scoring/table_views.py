@@ -187,38 +187,6 @@ class TableClaimFileView(TableMixin, View):
         return render_table_page(request, game, status=400, bound={PANEL: {"claim_form": form}})
 
 
-class TableDisputeOpenView(TableMixin, View):
-    """A party to one of the table's claims calls a judge."""
-
-    def post(self, request, token, claim):
-        game = self.game
-        claim = get_object_or_404(Claim, pk=claim, game=game)
-        form = dispute_form(claim, party_names([claim]), request.POST)
-        if form.is_valid():
-            player = get_object_or_404(Player, pk=form.cleaned_data["player"])
-            try:
-                services.table_dispute_open(
-                    claim=claim,
-                    player=player,
-                    statement=form.cleaned_data["statement"],
-                    token=form.submission_token(),
-                )
-            except AlreadySaved as done:
-                messages.info(request, done.message)
-                return redirect(f"{table_url(game)}#claims")
-            except ValidationError as error:
-                add_service_errors(form, error)
-            else:
-                messages.success(
-                    request,
-                    f"A judge is called on {claim.claimant}'s claim: a judge who is not at this "
-                    "table will rule.",
-                )
-                return redirect(f"{table_url(game)}#claims")
-        bound = {PANEL: {"dispute_form": form, "dispute_claim": claim.pk}}
-        return render_table_page(request, game, status=400, bound=bound)
-
-
 def muggins_message(claim: Claim, outcome: Outcome) -> str:
     """What the call did, in the table's words: "Muggins: Bob takes 3"."""
     caller = claim.muggins_caller
@@ -250,6 +218,10 @@ class TableClaimPostView(TableMixin, View):
     def save(self, claim: Claim, form, player: Player) -> str:  # pragma: no cover
         raise NotImplementedError
 
+    def done_anchor(self, claim: Claim) -> str:
+        """Where the page opens once the post is saved: the claim it was about."""
+        return f"#claim-{claim.pk}"
+
     def post(self, request, token, claim):
         game = self.game
         claim = get_object_or_404(
@@ -258,7 +230,7 @@ class TableClaimPostView(TableMixin, View):
         claim.game = game
         form = self.make_form(claim, request.POST)
         if form.is_valid():
-            who = form.cleaned_data["caller" if self.name == "muggins" else "player"]
+            who = form.cleaned_data[form.player_field]
             player = get_object_or_404(Player, pk=who, club=game.session.club)
             try:
                 said = self.save(claim, form, player)
@@ -269,9 +241,33 @@ class TableClaimPostView(TableMixin, View):
                 add_service_errors(form, error)
             else:
                 messages.success(request, said)
-                return redirect(f"{table_url(game)}#claim-{claim.pk}")
+                return redirect(f"{table_url(game)}{self.done_anchor(claim)}")
         bound = {PANEL: {f"{self.name}_form": form, f"{self.name}_claim": claim.pk}}
         return render_table_page(request, game, status=400, bound=bound)
+
+
+class TableDisputeOpenView(TableClaimPostView):
+    """A party to one of the table's claims calls a judge."""
+
+    name = "dispute"
+
+    def make_form(self, claim, data):
+        return dispute_form(claim, party_names([claim]), data)
+
+    def save(self, claim, form, player):
+        services.table_dispute_open(
+            claim=claim,
+            player=player,
+            statement=form.cleaned_data["statement"],
+            token=form.submission_token(),
+        )
+        return (
+            f"A judge is called on {claim.claimant}'s claim: a judge who is not at this table "
+            "will rule."
+        )
+
+    def done_anchor(self, claim):
+        return "#claims"  # the claim now shows its dispute among the table's claims
 
 
 class TableMugginsCallView(TableClaimPostView):

@@ -17,7 +17,6 @@ Terms:
 
 from __future__ import annotations
 
-import secrets
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -32,7 +31,7 @@ from core.locking import locked
 from core.submissions import spend_token
 from games.audit import GameVerb
 from games.models import MOST_TABLE_CARDS as MOST_CARDS
-from games.models import TOKEN_ALPHABET, TOKEN_LENGTH, Game, Round, TableCard
+from games.models import Game, Round, TableCard, new_table_token
 from games.services.results import status_refusal
 from games.services.table import LINKS_OFF, TOKEN_PATTERN, later_round, links_on
 
@@ -40,7 +39,7 @@ from games.services.table import LINKS_OFF, TOKEN_PATTERN, later_round, links_on
 def unused_token() -> str:
     """A new token no game and no card has (one `/t/<token>/` resolver tells them apart)."""
     while True:
-        token = "".join(secrets.choice(TOKEN_ALPHABET) for _ in range(TOKEN_LENGTH))
+        token = new_table_token()
         taken = (
             Game.objects.filter(table_token=token).exists()
             or TableCard.objects.filter(token=token).exists()

@@ -88,9 +88,8 @@ def test_a_cards_token_is_never_a_games_nor_another_cards(first_of_two, monkeypa
     """The first two tokens drawn are taken (a game's, then a card's): the third is used."""
     club, organiser = first_of_two.club, first_of_two.organiser
     services.table_cards_make(club=club, actor=organiser, up_to=1)
-    taken = [first_of_two.game.table_token, card(first_of_two, 1).token, "q" * 12]
-    letters = iter("".join(taken))
-    monkeypatch.setattr(services.table_cards.secrets, "choice", lambda _: next(letters))
+    tokens = iter([first_of_two.game.table_token, card(first_of_two, 1).token, "q" * 12])
+    monkeypatch.setattr("games.services.table_cards.new_table_token", lambda: next(tokens))
     made = services.table_cards_make(club=club, actor=organiser, up_to=2)
     assert made[0].token == "q" * 12
 

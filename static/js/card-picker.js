@@ -119,5 +119,15 @@ window.PegboardCards = (function () {
     };
   }
 
-  return { cards, grid, asker, counter };
+  // A tap on `card` with four cards and a starter to pick: a picked card is taken back, else it
+  // fills the hand, then the starter. The new { hand, starter }, or null when both are full.
+  function pickCard(hand, starter, card) {
+    if (hand.includes(card)) return { hand: hand.filter((c) => c !== card), starter };
+    if (starter === card) return { hand, starter: "" };
+    if (hand.length < 4) return { hand: [...hand, card], starter };
+    if (!starter) return { hand, starter: card };
+    return null;
+  }
+
+  return { cards, grid, asker, counter, pickCard };
 })();

@@ -8,7 +8,7 @@
 (function () {
   "use strict";
   if (!window.fetch || !window.PegboardCards) return;
-  const { cards, grid, counter } = window.PegboardCards;
+  const { cards, grid, counter, pickCard } = window.PegboardCards;
 
   function enhance(form) {
     const handInput = form.elements["hand"];
@@ -43,17 +43,16 @@
     }
 
     const picker = grid(pickerElement, (card) => {
-      let { hand, starter } = typed();
-      if (kind() === "heels") {
-        starter = starter === card ? "" : card;
-      } else if (hand.includes(card)) hand = hand.filter((c) => c !== card);
-      else if (starter === card) starter = "";
-      else if (hand.length < 4) hand.push(card);
-      else if (!starter) starter = card;
-      else {
+      const now = typed();
+      const picked =
+        kind() === "heels"
+          ? { hand: now.hand, starter: now.starter === card ? "" : card }
+          : pickCard(now.hand, now.starter, card);
+      if (!picked) {
         hint.textContent = "Cards and starter are full: tap a picked card to take it back.";
         return;
       }
+      const { hand, starter } = picked;
       handInput.value = hand.join(" ");
       starterInput.value = starter;
       // As if typed: the page's other scripts hear it too (table-offline.js keeps what is typed).

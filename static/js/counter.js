@@ -4,7 +4,7 @@
   "use strict";
   const form = document.getElementById("counter-form");
   if (!form || !window.fetch || !window.PegboardCards) return;
-  const { cards, grid, asker } = window.PegboardCards;
+  const { cards, grid, asker, pickCard } = window.PegboardCards;
   const hint = document.getElementById("picker-hint");
   const handInput = form.elements["hand"];
   const starterInput = form.elements["starter"];
@@ -25,16 +25,12 @@
   const count = asker(form, result, announceCount);
 
   const picker = grid(document.getElementById("card-picker"), (card) => {
-    let hand = cards(handInput.value);
-    let starter = cards(starterInput.value)[0] || "";
-    if (hand.includes(card)) hand = hand.filter((c) => c !== card);
-    else if (starter === card) starter = "";
-    else if (hand.length < 4) hand.push(card);
-    else if (!starter) starter = card;
-    else {
+    const picked = pickCard(cards(handInput.value), cards(starterInput.value)[0] || "", card);
+    if (!picked) {
       hint.textContent = "Hand and starter are full: tap a picked card to take it back.";
       return;
     }
+    const { hand, starter } = picked;
     handInput.value = hand.join(" ");
     starterInput.value = starter;
     sync();

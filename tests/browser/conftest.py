@@ -7,6 +7,7 @@ and copies it back for the next test, instead of `call_command("load_demo")`.
 """
 
 import os
+import time
 from pathlib import Path
 
 import pytest
@@ -78,6 +79,19 @@ def go_to(page, link: str) -> None:
     if toggle.is_visible() and toggle.get_attribute("aria-expanded") != "true":
         toggle.click()
     page.get_by_role("navigation", name="Main").get_by_role("link", name=link).click()
+
+
+def wait_until(page, function: str, arg=None, timeout: float = 10.0) -> None:
+    """Wait until a JavaScript function is truthy in the page.
+
+    Playwright's own wait_for_function polls inside the page with eval, which the site's
+    Content-Security-Policy refuses; page.evaluate is not bound by the page's policy.
+    """
+    deadline = time.monotonic() + timeout
+    while not page.evaluate(function, arg):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"still false after {timeout} s: {function}")
+        page.wait_for_timeout(50)
 
 
 def log_in(page, base: str, username: str, password: str = "pegboard-demo") -> None:

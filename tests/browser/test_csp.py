@@ -9,6 +9,7 @@ from playwright.sync_api import expect
 
 from club.models import Club, Player, Session, SessionState
 from games.models import Game
+from tests.browser.conftest import wait_until
 from tests.demo_snapshot import load_demo
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -122,7 +123,7 @@ def test_an_inline_script_is_refused(browser, live_server, demo):
         document.body.appendChild(p);
     }"""
     )
-    page.wait_for_function("window.__cspViolations.length >= 1")
+    wait_until(page, "() => window.__cspViolations.length >= 1")
     assert page.evaluate("window.__ran") is None
     assert any("script-src" in v for v in page.evaluate("window.__cspViolations"))
     context.close()

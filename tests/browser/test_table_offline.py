@@ -23,6 +23,7 @@ from playwright.sync_api import expect
 from games import services as game_services
 from games.models import Game, Result, ResultState
 from scoring.models import Claim
+from tests.browser.conftest import wait_until
 from tests.browser.test_csp import RECORD_VIOLATIONS
 from tests.browser.test_table_link import sides_of, thursday
 
@@ -72,8 +73,9 @@ def fill_scores(page, game: Game, who: str, scores: list[int]) -> None:
 
 def with_worker(page) -> None:
     """Wait until the worker runs the page and has kept its copy of it."""
-    page.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.controller")
-    page.wait_for_function(
+    wait_until(page, "() => Boolean(navigator.serviceWorker && navigator.serviceWorker.controller)")
+    wait_until(
+        page,
         """async (path) => {
             const names = await caches.keys();
             for (const name of names) {
@@ -81,7 +83,7 @@ def with_worker(page) -> None:
             }
             return false;
         }""",
-        arg=page.url.replace(page.url.split("/t/")[0], ""),
+        page.url.replace(page.url.split("/t/")[0], ""),
     )
 
 

@@ -74,6 +74,7 @@ INSTALLED_APPS = [
     "scoring",
     "money",
     "standings",
+    "tournaments",
     "web",
     "ops",
 ]

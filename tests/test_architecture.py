@@ -3,8 +3,8 @@ sizes, the pure modules, house rules read only through `HouseRules`, row locks o
 `core.locking`.
 
 Terms:
-- layer: the apps in order, lowest first: core < club < games < scoring < money < standings < web
-  < ops. core is what every app uses and no app owns; it imports no other app.
+- layer: the apps in order, lowest first: core < club < games < scoring < money < standings <
+  tournaments < web < ops. core is what every app uses and no app owns; it imports no other app.
   A module may import its own app and the apps below it, never one above (tests and migrations
   aside: they may reach anywhere). `config/` wires the apps together and sits above them all.
 - import: every `import` and `from ... import` in a module, at any depth (a function's imports
@@ -22,7 +22,17 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-LAYERS = ("core", "club", "games", "scoring", "money", "standings", "web", "ops")
+LAYERS = (
+    "core",
+    "club",
+    "games",
+    "scoring",
+    "money",
+    "standings",
+    "tournaments",
+    "web",
+    "ops",
+)
 MAX_LINES = 600
 DRAW_MAX_LINES = 400
 PURE_MODULES = (
@@ -128,7 +138,7 @@ def test_the_import_check_finds_an_upward_import(tmp_path):
     low.write_text('"""A module of the lowest layer."""\nfrom club.models import Club\n')
     assert upward_imports([bad, low], tmp_path) == [
         "club/bad.py:2: from games.models import Game (club, layer 2, imports games, layer 3)",
-        "club/bad.py:5: from web.roles import user_role (club, layer 2, imports web, layer 7)",
+        "club/bad.py:5: from web.roles import user_role (club, layer 2, imports web, layer 8)",
         "core/low.py:2: from club.models import Club (core, layer 1, imports club, layer 2)",
     ]
 

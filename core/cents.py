@@ -3,8 +3,8 @@
 Terms:
 - cents: every amount the site keeps is a whole number of cents, in a field named `*_cents`.
 - money limit: an amount a person types (a fee, the payout coin, a side pot's contribution) is at
-  most $100 (`MONEY_LIMIT_CENTS`): far above any club's 25 cents, and far below what an integer
-  column or a payout plan of 200 players could overflow. The models' validators check it (so
+  most $500 (`MONEY_LIMIT_CENTS`): a tournament's entry fee at most, far above any club's 25
+  cents, and far below what an integer column or the prize fund of 600 entrants could overflow. The models' validators check it (so
   every form), and the club's database constraints too.
 """
 
@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from django.core.validators import MaxValueValidator
 
-MONEY_LIMIT_CENTS = 10_000
-MONEY_LIMIT_MESSAGE = "At most $100 (10000 cents)."
+MONEY_LIMIT_CENTS = 50_000
+MONEY_LIMIT_MESSAGE = "At most $500 (50000 cents)."
 
 
 def money_validators() -> list:

@@ -255,7 +255,7 @@ class Club(PagesVersioned):
             *(
                 models.CheckConstraint(
                     condition=models.Q(**{f"{field}__lte": MONEY_LIMIT_CENTS}),
-                    name=f"club_{field}_at_most_100_dollars",
+                    name=f"club_{field}_within_money_limit",
                 )
                 for field in MONEY_FIELDS
             ),

@@ -116,7 +116,7 @@ class CheckIn(models.Model):
             ),
             models.CheckConstraint(
                 condition=models.Q(fee_cents__lte=MONEY_LIMIT_CENTS),
-                name="checkin_fee_at_most_100_dollars",
+                name="checkin_fee_within_money_limit",
             ),
             models.CheckConstraint(
                 condition=models.Q(paid_at__isnull=True) | models.Q(paid_by__isnull=False),
@@ -124,7 +124,7 @@ class CheckIn(models.Model):
             ),
             models.CheckConstraint(
                 condition=models.Q(**{f"{f}__lte": MONEY_LIMIT_CENTS for f in JACKPOT_FIELDS}),
-                name="checkin_jackpots_at_most_100_dollars",
+                name="checkin_jackpots_within_money_limit",
             ),
         ]
 

@@ -142,25 +142,25 @@ def test_a_drawn_session_can_be_neither_moved_nor_deleted(club, organiser):
 
 @pytest.mark.parametrize("field", MONEY_FIELDS)
 @pytest.mark.parametrize("value", [MONEY_LIMIT_CENTS + 1, 2**31 - 1, 2**63 - 1])
-def test_money_over_100_dollars_is_refused_by_the_rules_form(client, club, organiser, field, value):
+def test_money_over_500_dollars_is_refused_by_the_rules_form(client, club, organiser, field, value):
     client.force_login(organiser)
     posted = house_rules_post(client) | {field: str(value)}
 
     response = client.post(reverse("club:rules_edit"), posted)
 
     assert response.status_code == 200
-    assert response.context["form"].errors[field] == ["At most $100 (10000 cents)."]
+    assert response.context["form"].errors[field] == ["At most $500 (50000 cents)."]
     club.refresh_from_db()
     assert getattr(club, field) <= MONEY_LIMIT_CENTS
 
 
 @pytest.mark.parametrize("field", MONEY_FIELDS)
-def test_money_over_100_dollars_is_refused_by_the_database(club, field):
+def test_money_over_500_dollars_is_refused_by_the_database(club, field):
     with pytest.raises(IntegrityError), transaction.atomic():
         Club.objects.filter(pk=club.pk).update(**{field: MONEY_LIMIT_CENTS + 1})
 
 
-def test_exactly_100_dollars_is_accepted(club, organiser):
+def test_exactly_the_money_limit_is_accepted(club, organiser):
     services.club_update_rules(
         club=club, actor=organiser, entry_fee_cents=MONEY_LIMIT_CENTS, payout_coin_cents=100
     )

@@ -14,6 +14,7 @@ from django.db.models import Sum
 from club import services as club_services
 from club.models import CheckIn, Session
 from club.selectors import session_fee_totals
+from core.cents import MONEY_LIMIT_CENTS
 from core.models import AuditEntry
 from games import services as game_services
 from money.audit import MoneyVerb
@@ -107,7 +108,7 @@ def test_the_contribution_is_the_one_recorded_at_check_in(people):
 
 
 def test_the_jackpot_parts_stay_within_the_money_limit():
-    checkin = CheckIn(fee_cents=25, jackpot_29_cents=10_001)
+    checkin = CheckIn(fee_cents=25, jackpot_29_cents=MONEY_LIMIT_CENTS + 1)
     with pytest.raises(ValidationError) as error:
         checkin.clean_fields(exclude=["session", "player"])
     assert "jackpot_29_cents" in error.value.message_dict

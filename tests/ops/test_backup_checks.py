@@ -148,14 +148,14 @@ def settled_session_made_open(document, outsider):
 
 
 def fee_over_the_limit(document, outsider):
-    find(document, "club.club")["fields"]["entry_fee_cents"] = 10_001
+    find(document, "club.club")["fields"]["entry_fee_cents"] = MONEY_LIMIT_CENTS + 1
     club = find(document, "club.club")["pk"]
     return f"club.club #{club}: entry_fee_cents: "
 
 
 def snapshot_coin_over_the_limit(document, outsider):
     session = rows(document, "club.session")[1]
-    session["fields"]["rules"]["payout_coin_cents"] = 20_000
+    session["fields"]["rules"]["payout_coin_cents"] = MONEY_LIMIT_CENTS + 1
     return f"club.session #{session['pk']}: its house rules are not valid: payout_coin_cents: "
 
 
@@ -418,7 +418,7 @@ def test_the_limits_themselves_import(monkeypatch, capsys, tmp_path, document):
     session["fields"]["rules"]["payout_coin_cents"] = MONEY_LIMIT_CENTS
     code, out, err = cli(monkeypatch, capsys, "import_club", str(write(document, tmp_path / "x")))
     assert (code, err) == (0, "")
-    assert Club.objects.get().entry_fee_cents == MONEY_LIMIT_CENTS == 10_000
+    assert Club.objects.get().entry_fee_cents == MONEY_LIMIT_CENTS == 50_000
 
 
 # --- Logins: their role groups, nothing more ----------------------------------------------------

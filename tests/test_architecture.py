@@ -47,6 +47,7 @@ PURE_MODULES = (
     "money.payout",
     "money.side_pots",
     "standings.charts",
+    "tournaments.pairing",
 )
 
 

@@ -47,6 +47,8 @@ PURE_MODULES = (
     "money.payout",
     "money.side_pots",
     "standings.charts",
+    "tournaments.bracket",
+    "tournaments.prizes",
 )
 
 

@@ -48,6 +48,8 @@ PURE_MODULES = (
     "money.side_pots",
     "standings.charts",
     "tournaments.pairing",
+    "tournaments.bracket",
+    "tournaments.prizes",
 )
 
 

@@ -4,8 +4,8 @@ Terms:
 - cents: every amount the site keeps is a whole number of cents, in a field named `*_cents`.
 - money limit: an amount a person types (a fee, the payout coin, a side pot's contribution) is at
   most $500 (`MONEY_LIMIT_CENTS`): a tournament's entry fee at most, far above any club's 25
-  cents, and far below what an integer column or the prize fund of 600 entrants could overflow. The models' validators check it (so
-  every form), and the club's database constraints too.
+  cents, and far below what an integer column or the prize fund of 600 entrants could overflow.
+  The models' validators check it (so every form), and the club's database constraints too.
 """
 
 from __future__ import annotations

@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 CARD_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
@@ -382,6 +382,15 @@ def _cut(
         return order
 
     return tuple(cut_round(list(player_ids), boundaries)), rounds
+
+
+def cut_cards(
+    player_ids: Sequence[int], *, boundaries: Iterable[int], seed: int
+) -> tuple[tuple[int, ...], list[tuple[CutCard, ...]]]:
+    """Put tied players in order by a cut of the cards from `seed`, highest card first (see
+    `_cut` for `boundaries` and the re-cuts), as a tie over a coin is broken: the order and
+    every round of cards cut, for the record."""
+    return _cut(list(player_ids), boundaries=set(boundaries), rng=random.Random(seed))
 
 
 # --- validation -----------------------------------------------------------------------------

@@ -37,6 +37,7 @@ from club.models.sessions import (
     PlayerLink,
     PlayerLinkPurpose,
     Session,
+    SessionKind,
     SessionState,
     WrongPin,
 )
@@ -62,6 +63,7 @@ __all__ = [
     "PlayerLink",
     "PlayerLinkPurpose",
     "Session",
+    "SessionKind",
     "SessionState",
     "FeePer",
     "TableMode",

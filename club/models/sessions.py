@@ -22,6 +22,14 @@ class SessionState(models.TextChoices):
     SETTLED = "settled", "Settled"
 
 
+class SessionKind(models.TextChoices):
+    """A club morning, or the day(s) of a tournament (the tournaments app owns its format: its
+    rounds are drawn there, its tables seat a match game by game, its fund is paid as prizes)."""
+
+    CLUB = "club", "Club session"
+    TOURNAMENT = "tournament", "Tournament"
+
+
 class Session(models.Model):
     """One club morning. `rules` is the snapshot of the house rules it is played under."""
 
@@ -29,6 +37,7 @@ class Session(models.Model):
     date = models.DateField()
     starts_at = models.TimeField(default=dt.time(9, 30))
     state = models.CharField(max_length=10, choices=SessionState.choices, default=SessionState.OPEN)
+    kind = models.CharField(max_length=10, choices=SessionKind.choices, default=SessionKind.CLUB)
     rules = models.JSONField(help_text="The house rules this session is played under.")
     opened_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
@@ -60,6 +69,10 @@ class Session(models.Model):
     @property
     def is_open(self) -> bool:
         return self.state == SessionState.OPEN
+
+    @property
+    def is_tournament(self) -> bool:
+        return self.kind == SessionKind.TOURNAMENT
 
     @cached_property
     def house_rules(self) -> HouseRules:

@@ -13,7 +13,8 @@ from django.db.models import ProtectedError
 
 from club.audit import ClubVerb
 from club.locking import lock_session
-from club.models import CheckIn, Club, Session
+from club.models import CheckIn, Club, Session, SessionKind
+from club.rules import HouseRules
 from club.services.clubs import pages_changed
 from core.audit import audit_record
 from core.locking import locked
@@ -44,8 +45,11 @@ def session_open(
     actor: AbstractBaseUser | None,
     date: dt.date,
     starts_at: dt.time | None = None,
+    kind: str = SessionKind.CLUB,
+    rules: HouseRules | None = None,
 ) -> Session:
-    """Open a session for `date` with a snapshot of the club's house rules (one per date)."""
+    """Open a session for `date` with a snapshot of the club's house rules (one per date); a
+    tournament's session (`kind`) is opened by its app with the `rules` it is played under."""
     with transaction.atomic():
         # Re-read the club, locked, so the snapshot is of the rules as they stand now.
         club = locked(Club.objects.all()).get(pk=club.pk)
@@ -57,7 +61,8 @@ def session_open(
             club=club,
             date=date,
             starts_at=starts_at or club.session_start,
-            rules=club.house_rules.snapshot(),
+            kind=kind,
+            rules=(rules or club.house_rules).snapshot(),
             opened_by=actor if actor is not None and actor.is_authenticated else None,
         )
         session.full_clean()
@@ -73,7 +78,12 @@ def session_open(
             action=ClubVerb.SESSION_OPENED,
             obj=session,
             club=club,
-            data={"date": date, "starts_at": session.starts_at, "rules": session.rules},
+            data={
+                "date": date,
+                "starts_at": session.starts_at,
+                "rules": session.rules,
+                **({"kind": kind} if kind != SessionKind.CLUB else {}),
+            },
         )
     return session
 

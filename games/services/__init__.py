@@ -6,8 +6,9 @@ Every service locks the rows it changes (club.locking's order: session, round, g
 settled session, validates, and writes one audit entry per change inside its transaction.
 `actor` is the logged-in user doing it.
 
-- `draws`: round_draw, round_swap_seats, round_withdraw (and the draw history they read, and
-  why a round's seats can no longer change: swap_refusal, withdraw_refusal);
+- `draws`: round_draw, round_seat (tables an app above chose), round_swap_seats, round_withdraw
+  (and the draw history they read, and why a round's seats can no longer change: swap_refusal,
+  withdraw_refusal);
 - `results`: result_enter, result_confirm, result_correct, and `lock_game`, which every change
   at a table takes (claims and rulings too), and `lock_round`, which a change of a whole round
   takes: both refuse a round withdrawn since the page was read (code WITHDRAWN);
@@ -38,6 +39,7 @@ from games.services.draws import (
     draw_history,
     round_draw,
     round_entrants,
+    round_seat,
     round_swap_seats,
     round_withdraw,
     swap_refusal,
@@ -115,6 +117,7 @@ __all__ = [
     "result_enter",
     "status_refusal",
     "round_draw",
+    "round_seat",
     "round_entrants",
     "round_results_confirm",
     "round_results_enter",

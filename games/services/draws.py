@@ -131,6 +131,10 @@ def round_draw(
     with transaction.atomic():
         session = lock_session(session.pk)
         session_require_open(session)
+        if session.is_tournament:
+            raise ValidationError(
+                "This session is a tournament's: its rounds are drawn on the tournament's page."
+            )
         rules = session.house_rules
         number = session.rounds.count() + 1
         if expected_number is not None and expected_number != number:
@@ -169,6 +173,44 @@ def round_draw(
                 "season_repeats": draw.season_repeats,
             },
         )
+    return round_
+
+
+def round_seat(
+    *,
+    session: Session,
+    actor: AbstractBaseUser | None,
+    tables: Sequence[DrawTable],
+    mode: str,
+    seed: int,
+    into: Round | None = None,
+) -> Round:
+    """Save the next round of `session` with tables an app above chose (a tournament's
+    qualifying pairing, a round of playoff games), its games and seats, audited as a draw; with
+    `into`, add the tables to that round of the session instead. The caller holds a lock that
+    keeps two of these apart and has checked that the tables may be seated."""
+    if into is not None:
+        round_ = into
+        _save_tables(round_, tables)
+    else:
+        number = session.rounds.count() + 1
+        draw = Draw(seed=seed, mode=mode, tables=tuple(tables), session_repeats=0, season_repeats=0)
+        round_ = _save_draw(session=session, number=number, draw=draw, actor=actor)
+    number = round_.number
+    audit_record(
+        actor=actor,
+        action=GameVerb.ROUND_DRAWN,
+        obj=round_,
+        club=session.club,
+        data={
+            "session": session.pk,
+            "round": number,
+            "seed": seed,
+            "mode": mode,
+            "tables": [list(table.seats) for table in tables],
+            "table_numbers": [table.number for table in tables],
+        },
+    )
     return round_
 
 

@@ -70,13 +70,13 @@ def links_on(session: Session) -> bool:
 
 
 def later_round(game: Game) -> int | None:
-    """The number of the first round drawn after the game's (None: its round is the newest)."""
-    return (
-        Round.objects.filter(session_id=game.session_id, number__gt=game.round.number)
-        .order_by("number")
-        .values_list("number", flat=True)
-        .first()
-    )
+    """The number of the first round drawn after the game's (None: its round is the newest).
+    At a tournament, whose tables play at their own pace (a playoff match game by game), only a
+    later round with a game at the same table counts."""
+    later = Round.objects.filter(session_id=game.session_id, number__gt=game.round.number)
+    if game.session.is_tournament:
+        later = later.filter(games__table=game.table)
+    return later.order_by("number").values_list("number", flat=True).first()
 
 
 def table_refusal(game: Game) -> str | None:

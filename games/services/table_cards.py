@@ -158,11 +158,15 @@ def todays_session(club: Club) -> Session | None:
 
 
 def _table_in(session: Session, number: int) -> TableNow:
-    """The game at table `number` in the newest round of `session` (or why there is none)."""
+    """The game at table `number` in the newest round of `session` (or why there is none); at
+    a tournament, in the newest round with a game at that table (see `later_round`)."""
     club = session.club
     if not links_on(session):
         return TableNow(club=club, number=number, session=session, refusal=LINKS_OFF)
-    round_ = session.rounds.order_by("-number").first()
+    rounds = session.rounds.order_by("-number")
+    round_ = (
+        session.is_tournament and rounds.filter(games__table=number).first()
+    ) or rounds.first()
     if round_ is None:
         return TableNow(
             club=club,

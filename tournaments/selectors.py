@@ -1,0 +1,158 @@
+"""Reads of a tournament: the qualifying standings with the cut line, and the bracket.
+
+Terms:
+- qualifying standings: every entrant (checked in to the tournament's session) with the game
+  points, games won and spread of their confirmed qualifying games, a bye counting as a game
+  won worth the tournament's `bye_points` (no spread), ranked by `games.ranking` (game points,
+  then games won, then spread: the ACC's order).
+- cut line: after the `qualifier_count` best (one in four, rounded up: ACC rule 13.2.b). Before
+  qualifying closes, `in_cut` says who is inside it now; ties across it are decided by the cut
+  of the cards when qualifying closes (services.qualifying_close).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db.models import Case, Count, IntegerField, Q, Sum, Value, When
+from django.db.models.functions import Coalesce
+
+from club.models import CheckIn
+from games.models import GameStatus, ResultLine, ResultState
+from games.ranking import rank
+from tournaments.bracket import qualifier_count
+from tournaments.models import Bye, Match, Tournament
+
+QUALIFYING = "qualifying"
+PLAYOFF = "playoff"
+
+
+@dataclass(frozen=True)
+class QualifyingRow:
+    rank: int
+    tied: bool
+    player_id: int
+    player: str
+    played: int
+    won: int
+    game_points: int
+    spread: int
+    byes: int
+    in_cut: bool
+
+    @property
+    def rank_label(self) -> str:
+        return f"T-{self.rank}" if self.tied else str(self.rank)
+
+    @property
+    def lost(self) -> int:
+        return self.played - self.won
+
+
+def entrant_count(tournament: Tournament) -> int:
+    return CheckIn.objects.filter(session_id=tournament.session_id).count()
+
+
+def cut_size(tournament: Tournament) -> int:
+    """How many qualify: one in four entrants, rounded up (at least the two of a final)."""
+    entrants = entrant_count(tournament)
+    return qualifier_count(entrants) if entrants >= 2 else 0
+
+
+def qualifying_standings(tournament: Tournament) -> list[QualifyingRow]:
+    """Every entrant's qualifying standing, best first, in three queries whatever the size."""
+    session_id = tournament.session_id
+    totals = {
+        row["player_id"]: row
+        for row in ResultLine.objects.filter(
+            result__state=ResultState.CONFIRMED,
+            result__game__session_id=session_id,
+            result__game__round__mode=QUALIFYING,
+        )
+        .exclude(result__game__status=GameStatus.NOT_PLAYED)
+        .values("player_id")
+        .annotate(
+            played=Count("pk"),
+            won=Coalesce(
+                Sum(Case(When(won=True, then=Value(1)), default=Value(0))),
+                Value(0),
+                output_field=IntegerField(),
+            ),
+            game_points=Coalesce(Sum("game_points"), Value(0)),
+            spread=Coalesce(Sum("spread"), Value(0)),
+        )
+    }
+    byes = dict(
+        Bye.objects.filter(tournament=tournament)
+        .values("player_id")
+        .annotate(n=Count("pk"))
+        .values_list("player_id", "n")
+    )
+    bye_wins = 1 if tournament.bye_points > 0 else 0
+    rows = []
+    for player_id, name in CheckIn.objects.filter(session_id=session_id).values_list(
+        "player_id", "player__display_name"
+    ):
+        line = totals.get(player_id, {})
+        had = byes.get(player_id, 0)
+        rows.append(
+            {
+                "player_id": player_id,
+                "player": name,
+                "played": line.get("played", 0),
+                "won": line.get("won", 0) + had * bye_wins,
+                "game_points": line.get("game_points", 0) + had * tournament.bye_points,
+                "spread": line.get("spread", 0),
+                "byes": had,
+            }
+        )
+    cut = qualifier_count(len(rows)) if len(rows) >= 2 else 0
+    seeds = {player_id: seed for seed, player_id in enumerate(tournament.seeds, start=1)}
+    standings = []
+    for position, ranked in enumerate(rank(rows, name=lambda row: row["player"])):
+        row = ranked.row
+        in_cut = row["player_id"] in seeds if seeds else position < cut
+        standings.append(
+            QualifyingRow(rank=ranked.rank, tied=ranked.tied, in_cut=in_cut, **row)
+        )
+    return standings
+
+
+def bracket(tournament: Tournament) -> dict[int, list[Match]]:
+    """The matches by playoff round, each top to bottom, with their players (one query)."""
+    rounds: dict[int, list[Match]] = {}
+    matches = Match.objects.filter(tournament=tournament).select_related("top", "bottom", "winner")
+    for match in matches.order_by("round_number", "position"):
+        rounds.setdefault(match.round_number, []).append(match)
+    return rounds
+
+
+def match_score(match: Match) -> tuple[int, int]:
+    """Games won by the top and the bottom player in the match's confirmed games."""
+    top = bottom = 0
+    lines = ResultLine.objects.filter(
+        result__state=ResultState.CONFIRMED, result__game__match_game__match=match, won=True
+    ).values_list("player_id", flat=True)
+    for player_id in lines:
+        if player_id == match.top_id:
+            top += 1
+        elif player_id == match.bottom_id:
+            bottom += 1
+    return top, bottom
+
+
+def undecided_games(match: Match) -> int:
+    """The match's games still without a confirmed result (or a forfeit)."""
+    return (
+        match.match_games.exclude(game__status=GameStatus.NOT_PLAYED)
+        .exclude(game__results__state=ResultState.CONFIRMED)
+        .count()
+    )
+
+
+def entrants_with(tournament: Tournament, *, played_filter: Q | None = None) -> list[int]:
+    """Player ids checked in to the tournament, in id order."""
+    checkins = CheckIn.objects.filter(session_id=tournament.session_id)
+    if played_filter is not None:
+        checkins = checkins.filter(played_filter)
+    return sorted(checkins.values_list("player_id", flat=True))

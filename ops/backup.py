@@ -56,7 +56,7 @@ from ops.backup_signature import sign_text
 
 FORMAT = "pegboard-club-backup"
 VERSION = 1
-BACKUP_APPS = ("core", "club", "games", "scoring", "money")
+BACKUP_APPS = ("core", "club", "games", "scoring", "money", "tournaments")
 
 # Model label -> lookup from that model to its club; restored in this order (parents first).
 CLUB_ROWS: dict[str, str] = {
@@ -81,6 +81,10 @@ CLUB_ROWS: dict[str, str] = {
     "money.ledgerentry": "club",
     "money.skunkcoin": "session__club",
     "money.feepayment": "checkin__session__club",
+    "tournaments.tournament": "club",
+    "tournaments.bye": "tournament__club",
+    "tournaments.match": "tournament__club",
+    "tournaments.matchgame": "match__tournament__club",
     "core.auditentry": "club",
 }
 # Models of those apps that belong to no club, and why they are not backed up.

@@ -112,9 +112,7 @@ def qualifying_standings(tournament: Tournament) -> list[QualifyingRow]:
     for position, ranked in enumerate(rank(rows, name=lambda row: row["player"])):
         row = ranked.row
         in_cut = row["player_id"] in seeds if seeds else position < cut
-        standings.append(
-            QualifyingRow(rank=ranked.rank, tied=ranked.tied, in_cut=in_cut, **row)
-        )
+        standings.append(QualifyingRow(rank=ranked.rank, tied=ranked.tied, in_cut=in_cut, **row))
     return standings
 
 

@@ -29,7 +29,7 @@ from club.services import session_open, session_require_open
 from core.audit import audit_record
 from core.locking import locked
 from games.draw import DrawTable
-from games.models import GameStatus, ResultState, Round, Seat
+from games.models import Game, GameStatus, ResultState, Round, Seat
 from games.services import game_forfeit, round_entrants, round_seat
 from money.payout import cut_cards
 from tournaments.audit import TournamentVerb
@@ -114,9 +114,7 @@ def tournament_create(
 
 def _check_match_lengths(lengths: Sequence[int]) -> None:
     if any(length not in (3, 5) for length in lengths):
-        raise ValidationError(
-            {"match_lengths": "A playoff match is best of 3 or best of 5 games."}
-        )
+        raise ValidationError({"match_lengths": "A playoff match is best of 3 or best of 5 games."})
 
 
 def _lock(tournament: Tournament) -> tuple[Session, Tournament]:
@@ -186,9 +184,7 @@ def qualifying_round_draw(
             DrawTable(number=number_, seats=pair)
             for number_, pair in enumerate(pairing.tables, start=1)
         ]
-        round_ = round_seat(
-            session=session, actor=actor, tables=tables, mode=QUALIFYING, seed=seed
-        )
+        round_ = round_seat(session=session, actor=actor, tables=tables, mode=QUALIFYING, seed=seed)
         if pairing.bye is not None:
             bye = Bye(tournament=tournament, round=round_, player_id=pairing.bye)
             bye.full_clean(validate_constraints=False)
@@ -224,10 +220,10 @@ def close_refusal(tournament: Tournament) -> str | None:
             "draw the rest first."
         )
     open_games = (
-        rounds.filter(games__status=GameStatus.PLAYED)
-        .exclude(games__results__state=ResultState.CONFIRMED)
-        .values_list("number", "games__table")
-        .order_by("number", "games__table")
+        Game.objects.filter(round__in=rounds, status=GameStatus.PLAYED)
+        .exclude(results__state=ResultState.CONFIRMED)
+        .values_list("round__number", "table")
+        .order_by("round__number", "table")
     )
     missing = [f"round {number} table {table}" for number, table in open_games[:6]]
     if missing:
@@ -467,8 +463,7 @@ def _seat_games(
         games__match_game__match__tournament=tournament,
     ).first()
     tables = [
-        DrawTable(number=match.table, seats=(match.top_id, match.bottom_id))
-        for match, _ in waiting
+        DrawTable(number=match.table, seats=(match.top_id, match.bottom_id)) for match, _ in waiting
     ]
     round_ = round_seat(
         session=session,
@@ -516,9 +511,7 @@ def match_game_forfeit(
     five minutes, then another every fifteen); the director records each. The next game is
     seated as after any result, and the match is decided when the forfeits say so."""
     with transaction.atomic():
-        tournament = locked(Tournament.objects.select_related("club")).get(
-            pk=match.tournament_id
-        )
+        tournament = locked(Tournament.objects.select_related("club")).get(pk=match.tournament_id)
         match = Match.objects.select_related("top", "bottom").get(pk=match.pk)
         if match.winner_id is not None:
             raise ValidationError("This match is decided: there is nothing to forfeit.")

@@ -101,6 +101,11 @@ def write_session_totals(session, *, lines_model, totals_model) -> None:
 
 def refresh_session_totals(session) -> None:
     """Recount a session's totals from its confirmed lines (call inside the writing transaction),
-    and mark the club's standings pages stale."""
-    write_session_totals(session, lines_model=ResultLine, totals_model=SessionTotal)
+    and mark the club's standings pages stale. A tournament's session keeps none: the season and
+    all-time tables, the records and the highlights are the club mornings' (a tournament ranks
+    its entrants in its own standings); its games still count in the ratings."""
+    if session.is_tournament:
+        SessionTotal.objects.filter(session_id=session.pk).delete()
+    else:
+        write_session_totals(session, lines_model=ResultLine, totals_model=SessionTotal)
     pages_changed(session.club_id)

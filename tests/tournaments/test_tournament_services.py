@@ -17,7 +17,8 @@ from club import services as club_services
 from club.models import CheckIn, SessionKind
 from core.models import AuditEntry
 from games import services as game_services
-from games.models import Game, GameStatus, ResultState, Seat
+from games.models import Game, GameStatus, ResultState, Seat, SessionTotal
+from standings.models import GameRating
 from tests.factories import PlayerFactory
 from tournaments import services
 from tournaments.models import Bye, Match, Stage, Tournament
@@ -302,3 +303,21 @@ def test_a_correction_that_would_undo_a_decided_match_is_refused(club, organiser
         game_services.result_correct(
             game=second, actor=organiser, scores=scores, reason="Scores swapped"
         )
+
+
+def test_tournament_games_count_in_the_ratings_and_not_in_the_season_tables(
+    club, organiser, confirmer
+):
+    tournament = make_tournament(club, organiser, qualifying_games=2, match_lengths=[3])
+    enter(tournament, organiser, 8)
+    play_qualifying(tournament, organiser, confirmer)
+    services.qualifying_close(tournament=tournament, actor=organiser, seed=1)
+    for game in open_playoff_games(tournament):
+        play(game, organiser, confirmer, stronger(game))
+
+    played = Game.objects.filter(
+        session=tournament.session, results__state=ResultState.CONFIRMED
+    ).count()
+    assert played == 8 + 1  # two qualifying rounds of 4 tables, and the final's first game
+    assert GameRating.objects.filter(session=tournament.session).count() == 2 * played
+    assert not SessionTotal.objects.filter(session=tournament.session).exists()

@@ -78,7 +78,7 @@ def timings(samples: list[float]) -> dict:
     }
 
 
-class _QueryCounter(list):
+class QueryCounter(list):
     """A database execute wrapper that keeps each query's SQL."""
 
     def __call__(self, execute, sql, params, many, context):
@@ -143,7 +143,7 @@ def time_pages(slug: str, renders: int = RENDERS) -> dict:
         # garbage collector in the middle of a request.
         gc.collect()
         gc.freeze()
-        queries = _QueryCounter()
+        queries = QueryCounter()
         with connection.execute_wrapper(queries):
             client.get(url)
         samples = []

@@ -14,14 +14,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import Case, Count, IntegerField, Q, Sum, Value, When
+from django.db.models import Case, Count, IntegerField, Sum, Value, When
 from django.db.models.functions import Coalesce
 
 from club.models import CheckIn
 from games.models import GameStatus, ResultLine, ResultState
 from games.ranking import rank
 from tournaments.bracket import qualifier_count
-from tournaments.models import Bye, Match, Tournament
+from tournaments.models import Bye, Match, MatchGame, Tournament
 
 QUALIFYING = "qualifying"
 PLAYOFF = "playoff"
@@ -139,18 +139,30 @@ def match_score(match: Match) -> tuple[int, int]:
     return top, bottom
 
 
-def undecided_games(match: Match) -> int:
-    """The match's games still without a confirmed result (or a forfeit)."""
-    return (
-        match.match_games.exclude(game__status=GameStatus.NOT_PLAYED)
-        .exclude(game__results__state=ResultState.CONFIRMED)
-        .count()
+def match_scores(tournament: Tournament) -> dict[int, dict[int, int]]:
+    """Every match's games won so far, by player: match id -> {player id: games won} (one
+    query, whatever the size of the bracket)."""
+    scores: dict[int, dict[int, int]] = {}
+    rows = (
+        ResultLine.objects.filter(
+            result__state=ResultState.CONFIRMED,
+            result__game__match_game__match__tournament=tournament,
+            won=True,
+        )
+        .values_list("result__game__match_game__match_id", "player_id")
+        .annotate(wins=Count("pk"))
     )
+    for match_id, player_id, wins in rows:
+        scores.setdefault(match_id, {})[player_id] = wins
+    return scores
 
 
-def entrants_with(tournament: Tournament, *, played_filter: Q | None = None) -> list[int]:
-    """Player ids checked in to the tournament, in id order."""
-    checkins = CheckIn.objects.filter(session_id=tournament.session_id)
-    if played_filter is not None:
-        checkins = checkins.filter(played_filter)
-    return sorted(checkins.values_list("player_id", flat=True))
+def games_waiting(tournament: Tournament) -> dict[int, int]:
+    """Per match id, its games still being played (no confirmed result; one query)."""
+    return dict(
+        MatchGame.objects.filter(match__tournament=tournament, game__status=GameStatus.PLAYED)
+        .exclude(game__results__state=ResultState.CONFIRMED)
+        .values("match_id")
+        .annotate(waiting=Count("pk"))
+        .values_list("match_id", "waiting")
+    )

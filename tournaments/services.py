@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import Count
 from django.utils import timezone
 
 from club.locking import lock_session
@@ -40,9 +41,9 @@ from tournaments.selectors import (
     PLAYOFF,
     QUALIFYING,
     QualifyingRow,
-    match_score,
+    games_waiting,
+    match_scores,
     qualifying_standings,
-    undecided_games,
 )
 
 
@@ -370,6 +371,7 @@ def _decide(
     winner_id: int,
     actor,
     by_place: dict[tuple[int, int], Match],
+    score: tuple[int, int] = (0, 0),
 ) -> None:
     match.winner_id = winner_id
     match.decided_at = timezone.now()
@@ -385,7 +387,7 @@ def _decide(
                 "round": match.round_number,
                 "match": match.position + 1,
                 "winner": winner_id,
-                "score": list(match_score(match)),
+                "score": list(score),
             },
         )
 
@@ -400,41 +402,50 @@ def _free_table(busy: set[int]) -> int:
 
 def _advance(tournament: Tournament, session: Session, actor) -> None:
     """Decide every match whose games say so, seat the next game of every match still being
-    played, and the first game of every match whose two players are known, round by round."""
+    played, and the first game of every match whose two players are known, round by round (a
+    winner placed in round r+1 is seen when that round's turn comes). A fixed number of queries
+    to read the bracket, whatever its size."""
     to_seat: dict[tuple[int, int], list[tuple[Match, int]]] = {}
     matches = list(Match.objects.filter(tournament=tournament).order_by("round_number", "position"))
+    scores, waiting = match_scores(tournament), games_waiting(tournament)
+    played = dict(
+        MatchGame.objects.filter(match__tournament=tournament)
+        .values("match_id")
+        .annotate(games=Count("pk"))
+        .values_list("match_id", "games")
+    )
     busy = {m.table for m in matches if m.table and m.winner_id is None and m.top_id}
     by_place = {(m.round_number, m.position): m for m in matches}
     for key in sorted(by_place):
         match = by_place[key]
+        wins = scores.get(match.pk, {})
+        top, bottom = wins.get(match.top_id, 0), wins.get(match.bottom_id, 0)
         if match.winner_id is not None:
-            _refuse_changed_winner(match)
+            _refuse_changed_winner(match, top, bottom)
             continue
         if match.is_bye and (match.top_id or match.bottom_id):
             _decide(tournament, match, match.top_id or match.bottom_id, actor, by_place)
             continue
         if match.top_id is None or match.bottom_id is None:
             continue
-        top, bottom = match_score(match)
         if max(top, bottom) >= match.wins_needed:
             winner = match.top_id if top > bottom else match.bottom_id
-            _decide(tournament, match, winner, actor, by_place)
+            _decide(tournament, match, winner, actor, by_place, score=(top, bottom))
             busy.discard(match.table)
             continue
-        if undecided_games(match) == 0:
+        if not waiting.get(match.pk):
             if match.table is None:
                 match.table = _free_table(busy)
                 match.save(update_fields=["table"])
-            number = match.match_games.count() + 1
+            number = played.get(match.pk, 0) + 1
             to_seat.setdefault((match.round_number, number), []).append((match, number))
-    for (round_number, number), waiting in sorted(to_seat.items()):
-        _seat_games(tournament, session, round_number, number, waiting, actor)
+    for (round_number, number), seating in sorted(to_seat.items()):
+        _seat_games(tournament, session, round_number, number, seating, actor)
 
 
-def _refuse_changed_winner(match: Match) -> None:
+def _refuse_changed_winner(match: Match, top: int, bottom: int) -> None:
     if match.is_bye:
         return
-    top, bottom = match_score(match)
     if max(top, bottom) >= match.wins_needed:
         winner = match.top_id if top > bottom else match.bottom_id
         if winner == match.winner_id:

@@ -11,10 +11,12 @@ posting results at once: writes per second and errors, ops.sqlite_writes),
 `hand_counter` (the counter page rendered through Django's test client, in-process, warm: median
 and 95th-percentile milliseconds per request), `draw` (six rounds of 100 players drawn in a row,
 each mode, with and without a season of earlier meetings: milliseconds per round, ops.draw_bench;
-`--draw` runs this section alone), `engine` (the scoring engine's own figures,
-`scoring.engine.bench`, with `discard`: the discard advisor's engine on 200 random dealt hands of
-six and of five cards, median and worst ms against the targets of 100 ms and 500 ms) and `targets`
-(each target and whether it holds). Timings are wall-clock and noisy: compare
+`--draw` runs this section alone), `tournament` (600 entrants: each qualifying round drawn,
+closing qualifying, the standings, bracket and director's pages against a tournament of 37:
+ops.tournament_bench; `--tournament` runs this section alone), `engine` (the scoring engine's
+own figures, `scoring.engine.bench`, with `discard`: the discard advisor's engine on 200 random
+dealt hands of six and of five cards, median and worst ms against the targets of 100 ms and 500
+ms) and `targets` (each target and whether it holds). Timings are wall-clock and noisy: compare
 figures from one run with each other, not across runs.
 
 `--quick` is a smoke run (small samples, no history); `--pages` is the child run that times the
@@ -35,7 +37,7 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 from django.test import Client
 
-from ops import benchmarks, draw_bench, ratings_bench, sqlite_writes
+from ops import benchmarks, draw_bench, ratings_bench, sqlite_writes, tournament_bench
 from scoring.engine.bench import run_benchmarks
 
 COUNTER_HANDS = [
@@ -100,6 +102,19 @@ class Command(BaseCommand):
         parser.add_argument(
             "--draw", action="store_true", help="time only the draw (100 players, both modes)"
         )
+        parser.add_argument(
+            "--tournament",
+            action="store_true",
+            help="time only a tournament of 600 entrants (its draw and pages)",
+        )
+        parser.add_argument(
+            "--tournament-child",
+            action="store_true",
+            help="(child run) build a tournament in this database and time its pages",
+        )
+        parser.add_argument(
+            "--entrants", type=int, default=tournament_bench.ENTRANTS, help=argparse.SUPPRESS
+        )
 
     def handle(self, *args, quick: bool, **options):
         if options["pages"]:
@@ -121,6 +136,16 @@ class Command(BaseCommand):
         if options["draw"]:
             self.stdout.write(json.dumps({"draw": draw_bench.draw_benchmarks()}, indent=2))
             return
+        if options["tournament_child"]:
+            figures = tournament_bench.child(options["entrants"], options["renders"])
+            self.stdout.write(json.dumps(figures))
+            return
+        if options["tournament"]:
+            figures = tournament_bench.tournament_benchmarks(
+                entrants=options["entrants"], renders=options["renders"], progress=self.stderr.write
+            )
+            self.stdout.write(json.dumps({"tournament": figures}, indent=2))
+            return
         small, large = options["years"]
         if not 1 <= small < large <= 50:
             raise CommandError("--years: give two sizes, smaller first, 1 to 50.", returncode=2)
@@ -138,6 +163,9 @@ class Command(BaseCommand):
                 )
             )
             report["sqlite_writes"] = sqlite_writes.sqlite_writes()
+            report["tournament"] = tournament_bench.tournament_benchmarks(
+                renders=options["renders"], progress=self.stderr.write
+            )
         self.stderr.write("timing the hand counter and the engine ...")
         report["hand_counter"] = time_counter(requests)
         self.stderr.write("timing the draw ...")
@@ -178,6 +206,16 @@ def targets(report: dict) -> dict:
             "rebuild_under_target"
         ]
         held[f"confirm_under_{ratings['confirm_target_ms']}_ms"] = ratings["confirm_under_target"]
+    if "tournament" in report:
+        tournament = report["tournament"]
+        pages = list(tournament["pages"].values())
+        held[f"tournament_round_drawn_under_{tournament_bench.DRAW_TARGET_MS}_ms"] = tournament[
+            "draw_under_target"
+        ]
+        held["tournament_page_query_counts_constant"] = all(p["queries_constant"] for p in pages)
+        held[f"tournament_page_p95_under_{benchmarks.P95_TARGET_MS}_ms"] = all(
+            p["p95_under_target"] for p in pages
+        )
     if "sqlite_writes" in report:
         held["sqlite_writes_errors_0"] = report["sqlite_writes"]["errors"] == 0
     held["all"] = all(held.values())

@@ -87,7 +87,8 @@ class StandingsView(TournamentMixin, SingleTableMixin, TemplateView):
             "entrants": len(self.rows),
             "drawn": drawn,
             "entered": entered,
-            "straddle": None if closed else straddle(self.rows, self.cut),
+            # Before the first round everyone is level: no tie worth naming yet.
+            "straddle": straddle(self.rows, self.cut) if drawn else None,
         }
 
 

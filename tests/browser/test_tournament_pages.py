@@ -9,6 +9,7 @@ http://cribbage.org/rules/rule13.asp); screenshots go to .artifacts/ as bracket-
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from django.urls import reverse
@@ -19,6 +20,7 @@ from tests.tournaments.builders import closed, playoff_games_played
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
+MEASURE = (Path(__file__).parent / "measure.js").read_text()
 PHONE = {"width": 390, "height": 844}
 WIDE = {"width": 1366, "height": 900}
 
@@ -41,8 +43,9 @@ def shots(browser, url: str, name: str) -> bytes:
         page.goto(url)
         page.screenshot(path=str(ARTIFACTS / f"bracket-{name}-{label}.png"), full_page=True)
         if label == "390":
-            wide = page.evaluate("document.documentElement.scrollWidth")
-            assert wide <= PHONE["width"], f"{name} is {wide} px wide on a 390 px phone"
+            measured = page.evaluate(MEASURE)
+            assert measured["width"] <= PHONE["width"], f"{name} is wider than a 390 px phone"
+            assert measured["small_text"] == [], f"{name} has text under 16 px on a phone"
         context.close()
     context = browser.new_context(viewport={"width": 1123, "height": 794})  # A4 landscape
     page = context.new_page()
@@ -76,3 +79,9 @@ def test_the_bracket_fits_its_sheets_and_a_phone(
     assert pdf_pages(pdf) == sheets
     standings = live_server.url + reverse("tournaments:standings", args=[tournament.pk])
     shots(browser, standings, f"{qualifiers}-standings")
+    context = browser.new_context(viewport=WIDE)
+    board = context.new_page()
+    board.goto(live_server.url + reverse("web:board", args=[tournament.session_id]))
+    assert board.get_by_test_id("board-tournament").is_visible()
+    board.screenshot(path=str(ARTIFACTS / f"bracket-{qualifiers}-board.png"), full_page=True)
+    context.close()

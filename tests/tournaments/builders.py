@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import datetime as dt
 
+from django.utils import timezone
+
 from club import services as club_services
 from tests.tournaments.test_tournament_services import (
     enter,
@@ -58,10 +60,12 @@ def playoff_games_played(tournament: Tournament, organiser, confirmer, *, games:
 
 def page_tournament(club, *, players=()) -> Tournament:
     """A tournament of `club` in registration, `players` checked in: the object the page tables
-    (tests/web/test_pages.py, tests/security) give the tournament pages. Its session is the day
-    after the club's last, since a club has one session a day."""
-    last = club.sessions.order_by("-date").values_list("date", flat=True).first()
-    day = (last or dt.date(2026, 11, 28)) + dt.timedelta(days=1)
+    (tests/web/test_pages.py, tests/security) give the tournament pages. Its session is on the
+    first day from today the club has none, since a club has one session a day."""
+    taken = set(club.sessions.values_list("date", flat=True))
+    day = timezone.localdate()
+    while day in taken:
+        day += dt.timedelta(days=1)
     tournament = services.tournament_create(
         club=club,
         actor=None,

@@ -12,13 +12,14 @@ Terms:
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.db.models import Case, Count, IntegerField, Sum, Value, When
 from django.db.models.functions import Coalesce
 
 from club.models import CheckIn
-from games.models import GameStatus, ResultLine, ResultState
+from games.models import Game, GameStatus, ResultLine, ResultState, Round
 from games.ranking import rank
 from tournaments.bracket import qualifier_count
 from tournaments.models import Bye, Match, MatchGame, Tournament
@@ -39,14 +40,11 @@ class QualifyingRow:
     spread: int
     byes: int
     in_cut: bool
+    lost: int = 0  # games played and lost (a bye is neither played nor lost)
 
     @property
     def rank_label(self) -> str:
         return f"T-{self.rank}" if self.tied else str(self.rank)
-
-    @property
-    def lost(self) -> int:
-        return self.played - self.won
 
 
 def entrant_count(tournament: Tournament) -> int:
@@ -101,6 +99,7 @@ def qualifying_standings(tournament: Tournament) -> list[QualifyingRow]:
                 "player": name,
                 "played": line.get("played", 0),
                 "won": line.get("won", 0) + had * bye_wins,
+                "lost": line.get("played", 0) - line.get("won", 0),
                 "game_points": line.get("game_points", 0) + had * tournament.bye_points,
                 "spread": line.get("spread", 0),
                 "byes": had,
@@ -166,3 +165,39 @@ def games_waiting(tournament: Tournament) -> dict[int, int]:
         .annotate(waiting=Count("pk"))
         .values_list("match_id", "waiting")
     )
+
+
+def qualifying_progress(tournament: Tournament) -> tuple[int, int]:
+    """How many qualifying rounds are drawn, and how many of them are entered (every game played
+    there has a confirmed result): two queries whatever the size."""
+    rounds = Round.objects.filter(session_id=tournament.session_id, mode=QUALIFYING)
+    drawn = rounds.count()
+    waiting = (
+        Game.objects.filter(round__in=rounds, status=GameStatus.PLAYED)
+        .exclude(results__state=ResultState.CONFIRMED)
+        .values("round_id")
+        .distinct()
+        .count()
+    )
+    return drawn, drawn - waiting
+
+
+def bracket_scores(matches: Iterable[Match]) -> dict[int, tuple[int, int]]:
+    """The games won by the top and the bottom player of each of `matches` (one tournament's,
+    as `bracket` gives them), by match id, in one query: `match_score` for a whole bracket."""
+    matches = list(matches)
+    if not matches:
+        return {}
+    wins: dict[int, list[int]] = {}
+    lines = ResultLine.objects.filter(
+        result__state=ResultState.CONFIRMED,
+        result__game__match_game__match__tournament_id=matches[0].tournament_id,
+        won=True,
+    ).values_list("result__game__match_game__match_id", "player_id")
+    for match_id, player_id in lines:
+        wins.setdefault(match_id, []).append(player_id)
+    scores = {}
+    for match in matches:
+        won = wins.get(match.pk, [])
+        scores[match.pk] = (won.count(match.top_id), won.count(match.bottom_id))
+    return scores

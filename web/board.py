@@ -8,7 +8,9 @@ Terms:
 - part: one region of the board that refreshes itself, in PARTS order: `tables` (the current
   round), `standings` (the session's, games.selectors.session_standings), `results` (the latest
   LATEST confirmed results, newest first) and `highlights` (the session's, as the session page
-  shows them: standings.highlights.session_highlights).
+  shows them: standings.highlights.session_highlights); a tournament's session adds
+  `tournament`: while qualifying, the qualifiers and the next few with the cut line; in the
+  playoffs, the bracket's rounds from the earliest still being played, and the champion.
 - current round: the session's latest round drawn (its highest number).
 - table state: `playing` (no result yet), `entered` (a draft waiting to be accepted by another
   side or an organiser: its scores are not shown, they are not the table's yet) or `confirmed`
@@ -26,7 +28,8 @@ Terms:
 Cost: one refresh reads the database a fixed number of times whatever the size of the session or
 the club's history (tests/web/test_board.py counts them): the session, the current round's seats
 with their results, the latest results, the standings, and the highlights (the big hands and
-their rulings, the skunks, the grand slams, the winning streaks, the season's skunk king).
+their rulings, the skunks, the grand slams, the winning streaks, the season's skunk king); in a
+tournament's session, the tournament and its qualifying standings or its bracket.
 """
 
 from __future__ import annotations
@@ -48,6 +51,9 @@ from club.selectors import club_for_user
 from games.models import GameStatus, Result, ResultLine, ResultSource, ResultState, Round, Seat
 from games.selectors import Standing, session_standings
 from standings.highlights import LINE_FIELDS, SessionHighlights, session_highlights
+from tournaments.chart import ChartColumn, chart
+from tournaments.models import Stage, Tournament
+from tournaments.selectors import QualifyingRow, bracket, bracket_scores, qualifying_standings
 
 REFRESH_SECONDS = 5
 NOSCRIPT_SECONDS = 30
@@ -60,6 +66,10 @@ PARTS = {
     "results": "Latest results",
     "highlights": "Highlights",
 }
+# A tournament's part: its name while qualifying runs, and once the bracket is made.
+TOURNAMENT_PARTS = {"qualifying": "Qualifying", "playoffs": "The bracket"}
+# While qualifying, the board lists the qualifiers and this many more below the cut line.
+BELOW_THE_CUT = 4
 PLAYING, ENTERED, CONFIRMED = "playing", "entered", "confirmed"
 NOT_PLAYED, FORFEIT = "not played", "forfeit"  # a game that could not be finished
 
@@ -93,6 +103,19 @@ class BoardResult:
 
 
 @dataclass(frozen=True)
+class TournamentPanel:
+    tournament: Tournament
+    entrants: int
+    cut: int  # how many qualify
+    standings: list[QualifyingRow]  # while qualifying: the qualifiers and BELOW_THE_CUT more
+    columns: list[ChartColumn]  # in the playoffs: the rounds from the earliest undecided
+
+    @property
+    def part(self) -> str:
+        return "playoffs" if self.columns or self.tournament.champion_id else "qualifying"
+
+
+@dataclass(frozen=True)
 class Board:
     session: Session
     round_number: int | None
@@ -101,6 +124,7 @@ class Board:
     standings: list[Standing]
     results: list[BoardResult]
     highlights: SessionHighlights
+    tournament: TournamentPanel | None = None
 
     @property
     def waiting(self) -> bool:
@@ -243,6 +267,38 @@ def _latest_results(session: Session) -> list[BoardResult]:
     return results
 
 
+def _tournament_panel(session: Session) -> TournamentPanel | None:
+    """A tournament's session: its qualifying standings (three queries) or its bracket (two)."""
+    if not session.is_tournament:
+        return None
+    tournament = Tournament.objects.select_related("champion").filter(session=session).first()
+    if tournament is None:
+        return None
+    if tournament.stage in (Stage.REGISTRATION, Stage.QUALIFYING):
+        rows = qualifying_standings(tournament)
+        cut = sum(1 for row in rows if row.in_cut)
+        return TournamentPanel(tournament, len(rows), cut, rows[: cut + BELOW_THE_CUT], [])
+    rounds = bracket(tournament)
+    matches = [match for each in rounds.values() for match in each]
+    columns = _whole([column for half in chart(rounds, bracket_scores(matches)) for column in half])
+    undecided = [m.round_number for m in matches if m.winner_id is None] or [len(rounds)]
+    shown = [column for column in columns if column.round_number >= min(undecided)]
+    return TournamentPanel(tournament, 0, len(tournament.seeds), [], shown)
+
+
+def _whole(columns: list[ChartColumn]) -> list[ChartColumn]:
+    """A chart drawn in two halves (a big bracket) as one: each round's cells, top to bottom."""
+    by_round: dict[int, ChartColumn] = {}
+    for column in columns:
+        if column.round_number in by_round:
+            first = by_round[column.round_number]
+            column = ChartColumn(
+                first.name, first.round_number, first.best_of, first.cells + column.cells
+            )
+        by_round[column.round_number] = column
+    return [by_round[number] for number in sorted(by_round)]
+
+
 def board_data(session: Session) -> Board:
     """Everything the board shows, in a fixed number of queries (see the module's terms)."""
     number, tables = _current_tables(session)
@@ -254,6 +310,7 @@ def board_data(session: Session) -> Board:
         standings=session_standings(session),
         results=_latest_results(session),
         highlights=session_highlights(session),
+        tournament=_tournament_panel(session),
     )
 
 
@@ -268,7 +325,10 @@ class Part:
 def board_parts(board: Board) -> list[Part]:
     context = {"board": board, "latest": LATEST}
     parts = []
-    for name, title in PARTS.items():
+    names = dict(PARTS)
+    if board.tournament is not None:
+        names = {"tournament": TOURNAMENT_PARTS[board.tournament.part]} | names
+    for name, title in names.items():
         html = render_to_string(f"web/board/{name}.html", context)
         version = hashlib.sha256(html.encode()).hexdigest()[:16]
         parts.append(Part(name=name, title=title, html=mark_safe(html), version=version))

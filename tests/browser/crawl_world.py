@@ -29,6 +29,7 @@ from scoring import services as scoring_services
 from scoring.models import Claim, Dispute
 from scoring.services.disputes import dispute_name_judge, judge_candidates
 from tests.demo_snapshot import load_demo
+from tests.tournaments.builders import page_tournament
 
 PASSWORD = "pegboard-demo"
 ROLES = ("public", "table", "player", "judge", "organiser", "b_organiser")
@@ -74,6 +75,7 @@ def build_world() -> World:
     player = Player.objects.get(club=club, user__username="player")
     withdrawable = today.rounds.order_by("-number").first()
     welcome = _other_club_and_a_welcome_link()
+    tournament = page_tournament(club, players=club.players.filter(active=True)[:10])
 
     pages = {
         "home": reverse("home"),
@@ -125,6 +127,8 @@ def build_world() -> World:
         ),
         "table:page@in_play": reverse("table:page", args=[in_play.table_token]),
         "table:page@draft": reverse("table:page", args=[drafted.table_token]),
+        "tournaments:standings": reverse("tournaments:standings", args=[tournament.pk]),
+        "tournaments:bracket": reverse("tournaments:bracket", args=[tournament.pk]),
     }
     pages |= _player_links(today, organiser, finished, dispute)
     # A table card of a table number no round has: no game in today's round (its page lists

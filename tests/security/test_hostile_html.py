@@ -22,6 +22,7 @@ from scoring import services as scoring_services
 from tests.security.hostile_checks import assert_inert
 from tests.security.hostile_world import url_of
 from tests.security.hostile_world_base import World, confirm_all, file_claim
+from tests.tournaments.builders import page_tournament
 from tests.web.test_pages import COLUMNS, PAGES
 
 pytestmark = pytest.mark.django_db
@@ -53,6 +54,7 @@ SHOWS_NAME = {
     "money:ledger",
     "standings:season",
     "standings:all_time",
+    "tournaments:standings",
     "standings:player",
     "games:round",
     "games:round_print",
@@ -115,6 +117,7 @@ def html_world(world, member) -> tuple[World, dict]:
         "claim": claim,
         "dispute": dispute,
         "open dispute": open_dispute,
+        "tournament": page_tournament(w.club, players=w.players),
     }
     return w, objects
 

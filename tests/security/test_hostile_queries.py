@@ -28,6 +28,7 @@ from tests.security.hostile_values import (
 )
 from tests.security.hostile_world import url_of
 from tests.security.hostile_world_base import World, confirm_all, open_dispute
+from tests.tournaments.builders import page_tournament
 from tests.web.test_pages import COLUMNS, PAGES, named_urls
 
 pytestmark = pytest.mark.django_db
@@ -136,6 +137,7 @@ def page_objects(w: World) -> dict:
         "result": w.game.results.first(),
         "claim": dispute.claim,
         "dispute": dispute,
+        "tournament": page_tournament(w.club, players=w.players),
     }
 
 

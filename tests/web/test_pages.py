@@ -24,6 +24,7 @@ from tests.factories import (
     SessionFactory,
     UserFactory,
 )
+from tests.tournaments.builders import page_tournament
 from tests.web.table_link_writes import assert_only_its_table_written
 
 pytestmark = pytest.mark.django_db
@@ -160,6 +161,9 @@ PAGES = {
     "table_claims:dispute_open": (405, 405, 405, 405, 405, 405, 405),
     "table_claims:muggins": (405, 405, 405, 405, 405, 405, 405),
     "table_claims:cards_confirm": (405, 405, 405, 405, 405, 405, 405),
+    # A tournament's qualifying standings and bracket: as the session page.
+    "tournaments:standings": (PUBLISHED, 200, 200, 200, 404, 404, PUBLISHED_OR_403),
+    "tournaments:bracket": (PUBLISHED, 200, 200, 200, 404, 404, PUBLISHED_OR_403),
 }
 # Addresses whose token is the key: whoever holds a table's link reads that table and posts to
 # it, logged in or not, whatever their club. tests/security's club-scoping checks
@@ -223,6 +227,7 @@ PK_OBJECT = {
     "scoring:dispute_open": "claim",
     "scoring:dispute": "dispute",
     "scoring:session": "session",
+    "tournaments:": "tournament",
 }
 
 
@@ -269,6 +274,8 @@ def url_for(name: str, club: Club) -> str:
         "claim": claim,
         "dispute": dispute,
     }
+    if name.startswith("tournaments:"):
+        objects["tournament"] = page_tournament(club, players=[checkin.player])
     pattern = dict(named_urls())[name]
     kwargs = {}
     for key in pattern.pattern.converters:

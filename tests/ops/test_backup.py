@@ -114,8 +114,10 @@ def test_export_import_round_trip(tmp_path):
     # The header, every model with rows, users only the club's, times to the microsecond.
     assert (document["format"], document["version"]) == (backup.FORMAT, backup.VERSION)
     assert document["club"] == {"slug": SLUG, "name": "Thursday Peggers"}
-    # The demo club's fee is per session: no fee payments (tests/ops/test_backup_fees.py).
-    assert set(document["counts"]) == {"auth.user", *backup.CLUB_ROWS} - {"money.feepayment"}
+    # The demo club's fee is per session: no fee payments (tests/ops/test_backup_fees.py); it
+    # plays no tournament (tests/ops/test_backup_prize_fund.py exports one).
+    unused = {"money.feepayment", *(m for m in backup.CLUB_ROWS if m.startswith("tournaments."))}
+    assert set(document["counts"]) == {"auth.user", *backup.CLUB_ROWS} - unused
     assert document["counts"]["club.club"] == 1
     assert document["counts"]["club.session"] == 3
     assert document["counts"]["money.settlement"] == 4  # one replaced by the reopening

@@ -19,6 +19,9 @@ Terms (docs/spec.md, "The pot and payouts"):
   does. With the fee per session the check-in's "Mark paid" records the payment, as before.
 - refund: the ledger row (-, in the session pot) of change given back, so the session pot's
   rows sum to what was paid out.
+- club's share: the part of a session pot the club keeps and does not pay out (a tournament's
+  `club_share_percent` of its entry fees, money.hooks): one ledger row (-, in the session pot,
+  no player) written with the settlement, so the session pot's rows still net to zero.
 - ledger entry: one signed movement of integer cents into (+) or out of (-) a pot. Every balance
   is a sum of these rows; they are never edited or deleted (corrections are new rows).
 
@@ -59,6 +62,7 @@ class LedgerKind(models.TextChoices):
     JACKPOT_COIN = "jackpot_coin", "Jackpot contribution"
     JACKPOT_WIN = "jackpot_win", "Jackpot won"
     REFUND = "refund", "Change given back"
+    CLUB_SHARE = "club_share", "Club's share"
     REVERSAL = "reversal", "Reversed (session reopened)"
 
 

@@ -22,6 +22,7 @@ from core.cents import format_cents
 from games.models import Game, GameStatus, ResultLine, ResultState
 from games.selectors import session_standings
 from money.fee_selectors import FeeLine, fees_owed
+from money.hooks import registered_blockers
 from money.models import (
     JACKPOT_POTS,
     LedgerEntry,
@@ -86,7 +87,7 @@ def _fee_blockers(session: Session, page: str) -> list[Blocker]:
 
 def settle_blockers(session: Session) -> list[Blocker]:
     """Everything that stops the session being settled, each as a sentence saying what to do,
-    with the page that does it."""
+    with the page that does it; then what the apps above register (money.hooks)."""
     page = reverse("web:session", args=[session.pk])
     blockers = []
     nobody = not CheckIn.objects.filter(session=session).exists()
@@ -169,6 +170,7 @@ def settle_blockers(session: Session) -> list[Blocker]:
                 f"{page}#skunk-coins",
             )
         )
+    blockers += [Blocker(text, getattr(text, "url", "")) for text in registered_blockers(session)]
     return blockers
 
 
@@ -392,8 +394,9 @@ class CashBox:
     """A session's cash box (docs/spec.md "The pot and payouts": the cash box and the ledger
     agree to the cent): what was collected (fees, jackpot contributions and skunk coins taken),
     the change given back (refunds, with the fee per game), what was paid out (payouts and
-    side-pot wins), and the difference, carried into the side pots (or out of them, when it is
-    below 0). Before settling nothing is paid out yet."""
+    side-pot wins), what the club keeps (a tournament's share of its fees), and the difference,
+    carried into the side pots (or out of them, when it is below 0). Before settling nothing is
+    paid out yet."""
 
     fees_cents: int
     contributions_cents: int
@@ -402,6 +405,7 @@ class CashBox:
     side_pot_wins_cents: int = 0
     settled: bool = False
     refunds_cents: int = 0
+    kept_cents: int = 0  # the club's share of the pot (a tournament's), not paid out
 
     @property
     def collected_cents(self) -> int:
@@ -413,13 +417,14 @@ class CashBox:
 
     @property
     def carried_cents(self) -> int:
-        return self.collected_cents - self.refunds_cents - self.paid_out_cents
+        return self.collected_cents - self.refunds_cents - self.paid_out_cents - self.kept_cents
 
 
 def session_cash_box(session: Session, settlement: Settlement | None = None) -> CashBox:
     """The session's cash box from the money actually taken (check-ins marked paid, or with the
     fee per game their payments, the jackpots counted first, and the change given back; skunk
-    coins taken) and, once settled, the current settlement's payouts and side-pot wins."""
+    coins taken) and, once settled, the current settlement's payouts, side-pot wins and what the
+    club kept."""
     if session.house_rules.fee_per_game:
         lines = fees_owed(session).values()
         contributions = sum(line.contributions_paid_cents for line in lines)
@@ -452,7 +457,14 @@ def session_cash_box(session: Session, settlement: Settlement | None = None) -> 
         total=Coalesce(Sum("amount_cents"), 0)
     )["total"]
     wins = sum(pot["won_cents"] for pot in settlement.side_pots)
-    return CashBox(**box, payouts_cents=payouts, side_pot_wins_cents=wins, settled=True)
+    return CashBox(
+        **box,
+        payouts_cents=payouts,
+        side_pot_wins_cents=wins,
+        settled=True,
+        # Settling books the pot as payouts plus the club's share (money.services), exactly.
+        kept_cents=settlement.pot_cents - payouts,
+    )
 
 
 def session_cash_box_planned(session: Session, plan) -> CashBox:
@@ -463,6 +475,7 @@ def session_cash_box_planned(session: Session, plan) -> CashBox:
         payouts_cents=sum(payout.amount_cents for payout in plan.pot.payouts),
         side_pot_wins_cents=sum(pot["won_cents"] for pot in plan.sheet),
         settled=True,
+        kept_cents=plan.kept_cents,
     )
 
 

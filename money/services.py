@@ -4,12 +4,16 @@ ledger) and reopening it. The one bridge between the models and the pure plans o
 
 Terms (docs/spec.md, "The pot and payouts"):
 - pot: the entry fees actually paid for the session, less the change given back (with the fee
-  per game, money.fee_services), integer cents; all of it is paid out.
+  per game, money.fee_services), integer cents; all of it is paid out, but for what the club
+  keeps of a tournament's (its share, money.hooks): payouts + kept = pot, exactly.
+- pot plan: a Thursday's pot is paid by the house rules over the session's standings
+  (`money.payout.plan_payouts`); an app above may plan its own sessions' pots instead
+  (money.hooks: a tournament pays its prize fund to its qualifiers).
 - settlement: one settling of a session (a version); Payout rows say who got what.
 - ledger: signed rows per club and pot; + is money into the pot, - money out of it. Settling writes
-  the fees (+), refunds (-, change given back) and payouts (-) of the session pot, and the side
-  pots' coins and wins; reopening writes the reversal of each row of the replaced settlement.
-  Every balance is a sum of rows.
+  the fees (+), refunds (-, change given back), payouts (-) and the club's share (-, no player)
+  of the session pot, and the side pots' coins and wins; reopening writes the reversal of each
+  row of the replaced settlement. Every balance is a sum of rows.
 - skunk bank (a club option): each skunk taken in a confirmed result owes one payout coin from
   the skunked player, taken at the table and marked paid by the organiser (`SkunkCoin`); an
   unpaid coin blocks settling, and settling books exactly the coins taken; a player who gives a
@@ -49,6 +53,7 @@ from club.services import pages_changed, session_require_open
 from core.audit import audit_record, audit_record_many
 from core.locking import locked
 from money.audit import MoneyVerb
+from money.hooks import PotPlan, pot_plan
 from money.models import (
     JACKPOT_POTS,
     LedgerEntry,
@@ -78,22 +83,35 @@ class SettleChanged(ValidationError):
 @dataclass(frozen=True)
 class SettlePlan:
     """Everything settling `session` will write, worked out and not yet written: the payout
-    plan of the session pot, the side pots' plans and their sheet, from `seed`. The payout sheet
-    shown before settling is this plan; settling with the same seed and inputs writes exactly
-    it. `fingerprint` names what the plan says (pot, payouts, cuts, side pots), so a press on a
-    sheet that is no longer true is noticed."""
+    plan of the session pot, what the club keeps of it, the side pots' plans and their sheet,
+    from `seed`. The payout sheet shown before settling is this plan; settling with the same
+    seed and inputs writes exactly it. `fingerprint` names what the plan says (pot, payouts,
+    what is kept, cuts, side pots), so a press on a sheet that is no longer true is noticed."""
 
     seed: int
     inputs: SettleInputs
     pot: PayoutPlan
     side_pots: tuple[SidePotPlan, ...]
     sheet: tuple[dict, ...]
+    kept_cents: int = 0  # the club's share of the pot, not paid out (money.hooks)
+    made_steps: tuple[str, ...] = ()  # how the money paid out was made; empty: the pot's text
+
+    @property
+    def pot_cents(self) -> int:
+        """The session pot: what is paid out and what the club keeps."""
+        return self.pot.pot_cents + self.kept_cents
+
+    @property
+    def made(self) -> tuple[str, ...]:
+        """How the money paid out was made, as the payout sheet says it first."""
+        if self.made_steps:
+            return self.made_steps
+        return (self.inputs.pot_text,) if self.inputs.pot_text else ()
 
     @property
     def steps(self) -> tuple[str, ...]:
         """How the pot was made and split, as the payout sheet says it."""
-        made = self.inputs.pot_text
-        return (made, *self.pot.steps) if made else self.pot.steps
+        return (*self.made, *self.pot.steps)
 
     @property
     def fingerprint(self) -> str:
@@ -106,6 +124,8 @@ class SettlePlan:
             "cuts": [[list(c.places), list(c.order)] for c in self.pot.cuts],
             "side_pots": list(self.sheet),
         }
+        if self.kept_cents:  # a Thursday's fingerprint stays what it always was
+            said["kept"] = self.kept_cents
         text = json.dumps(said, sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(text.encode()).hexdigest()[:32]
 
@@ -115,14 +135,22 @@ def settle_plan(session: Session, seed: int) -> SettlePlan:
     blockers). `session_settle` makes this plan under its locks; the payout sheet shown before
     settling makes it without them."""
     inputs = settle_inputs(session)
-    pot = _plan_pot(session, inputs, seed)
+    planned = _plan_pot(session, inputs, seed)
     side_pots = tuple(
         plan_side_pots(
             inputs.side_pots, coin_cents=session.house_rules.payout_coin_cents, seed=seed
         )
     )
     sheet = tuple(_side_pot_sheet(side_pot, inputs.names) for side_pot in side_pots)
-    return SettlePlan(seed=seed, inputs=inputs, pot=pot, side_pots=side_pots, sheet=sheet)
+    return SettlePlan(
+        seed=seed,
+        inputs=inputs,
+        pot=planned.payouts,
+        side_pots=side_pots,
+        sheet=sheet,
+        kept_cents=planned.kept_cents,
+        made_steps=planned.steps,
+    )
 
 
 def new_settle_seed() -> int:
@@ -162,14 +190,7 @@ def session_settle(
                 "Something changed since the payout sheet was shown (a result, a fee or a side "
                 "pot): here it is as it is now. Check it, then settle."
             )
-        settlement = _settlement_write(
-            session=session,
-            plan=plan.pot,
-            seed=plan.seed,
-            side_pots=list(plan.sheet),
-            actor=actor,
-            pot_text=plan.inputs.pot_text,
-        )
+        settlement = _settlement_write(session=session, plan=plan, actor=actor)
         _payouts_write(settlement, plan.pot)
         _ledger_write(
             settlement,
@@ -177,6 +198,7 @@ def session_settle(
             refunds=plan.inputs.refunds,
             plan=plan.pot,
             side_pots=plan.side_pots,
+            kept_cents=plan.kept_cents,
         )
         session.state = SessionState.SETTLED
         session.save(update_fields=["state"])
@@ -189,31 +211,42 @@ def session_settle(
             data={
                 "session": session.pk,
                 "version": settlement.version,
-                "pot_cents": plan.pot.pot_cents,
+                "pot_cents": plan.pot_cents,
                 "payouts": {str(p.player_id): p.amount_cents for p in plan.pot.payouts},
                 "seed": plan.seed,
                 "side_pots": list(plan.sheet),
-            },
+            }
+            | ({"kept_cents": plan.kept_cents} if plan.kept_cents else {}),
         )
     return settlement
 
 
-def _plan_pot(session: Session, inputs: SettleInputs, seed: int) -> PayoutPlan:
-    """The session pot's payout plan by the session's house rules; a plan that does not pay out
-    the whole pot is a broken invariant: it crashes loudly and nothing is saved."""
-    rules = session.house_rules
-    plan = plan_payouts(
-        pot_cents=inputs.pot_cents,
-        players=inputs.players,
-        paid_places=rules.paid_places(len(inputs.players)),
-        weights=rules.weights(),
-        coin_cents=rules.payout_coin_cents,
-        seed=seed,
-    )
-    total = sum(payout.amount_cents for payout in plan.payouts)
-    if total != inputs.pot_cents:
-        raise AssertionError(f"Payouts {total}¢ do not add up to the pot {inputs.pot_cents}¢.")
-    return plan
+def _plan_pot(session: Session, inputs: SettleInputs, seed: int) -> PotPlan:
+    """The session pot's plan: the first planner of money.hooks that answers for the session,
+    else a Thursday's by the session's house rules (nothing kept). A plan whose payouts and
+    kept part do not make the whole pot is a broken invariant: it crashes loudly and nothing is
+    saved."""
+    planned = pot_plan(session, inputs, seed)
+    if planned is None:
+        rules = session.house_rules
+        planned = PotPlan(
+            payouts=plan_payouts(
+                pot_cents=inputs.pot_cents,
+                players=inputs.players,
+                paid_places=rules.paid_places(len(inputs.players)),
+                weights=rules.weights(),
+                coin_cents=rules.payout_coin_cents,
+                seed=seed,
+            )
+        )
+    total = sum(payout.amount_cents for payout in planned.payouts.payouts)
+    kept = planned.kept_cents
+    if kept < 0 or total + kept != inputs.pot_cents or total != planned.payouts.pot_cents:
+        raise AssertionError(
+            f"Payouts {total}¢ and the club's share {kept}¢ do not add up to the pot "
+            f"{inputs.pot_cents}¢ (the plan pays out {planned.payouts.pot_cents}¢)."
+        )
+    return planned
 
 
 def _side_pot_sheet(side_pot: SidePotPlan, names: dict[int, str]) -> dict:
@@ -238,26 +271,18 @@ def _side_pot_sheet(side_pot: SidePotPlan, names: dict[int, str]) -> dict:
     }
 
 
-def _settlement_write(
-    *,
-    session: Session,
-    plan: PayoutPlan,
-    seed: int,
-    side_pots: list[dict],
-    actor: AbstractBaseUser,
-    pot_text: str = "",
-) -> Settlement:
-    """The settlement row: the next version of the session's, with how the pot was made and
-    split (its steps) and the side pots' sheet."""
+def _settlement_write(*, session: Session, plan: SettlePlan, actor: AbstractBaseUser) -> Settlement:
+    """The settlement row: the next version of the session's, with the whole pot (what the
+    club keeps included), how it was made and split (its steps) and the side pots' sheet."""
     settlement = Settlement(
         session=session,
         version=session.settlements.count() + 1,
         pot_cents=plan.pot_cents,
-        coin_cents=plan.coin_cents,
-        paid_places=plan.paid_places,
-        weights=list(plan.weights),
-        seed=seed,
-        steps=[pot_text, *plan.steps] if pot_text else list(plan.steps),
+        coin_cents=plan.pot.coin_cents,
+        paid_places=plan.pot.paid_places,
+        weights=list(plan.pot.weights),
+        seed=plan.seed,
+        steps=list(plan.steps),
         cuts=[
             {
                 "places": list(cut.places),
@@ -265,9 +290,9 @@ def _settlement_write(
                 "order": list(cut.order),
                 "decides": cut.decides,
             }
-            for cut in plan.cuts
+            for cut in plan.pot.cuts
         ],
-        side_pots=side_pots,
+        side_pots=list(plan.sheet),
         settled_by=actor,
     )
     # The locks keep the constraints (one current settlement, versions in turn); the database
@@ -305,10 +330,11 @@ def _ledger_write(
     plan: PayoutPlan,
     side_pots: Sequence[SidePotPlan],
     refunds: Sequence[tuple[int, int]] = (),
+    kept_cents: int = 0,
 ) -> None:
     """The settlement's ledger rows, in this order: the fees into the session pot, the change
-    given back out of it (refunds), its payouts out of it (none of 0¢), then each side pot's
-    money in and its wins."""
+    given back out of it (refunds), its payouts out of it (none of 0¢), the club's share out of
+    it (none of 0¢), then each side pot's money in and its wins."""
     rows = [_ledger(settlement, Pot.MAIN, LedgerKind.FEE, cents, pid) for pid, cents in fees]
     rows += [
         _ledger(settlement, Pot.MAIN, LedgerKind.REFUND, -cents, pid) for pid, cents in refunds
@@ -318,6 +344,8 @@ def _ledger_write(
         for payout in plan.payouts
         if payout.amount_cents
     ]
+    if kept_cents:
+        rows.append(_ledger(settlement, Pot.MAIN, LedgerKind.CLUB_SHARE, -kept_cents, None))
     for side_pot in side_pots:
         money_in, win = _SIDE_POT_KINDS[side_pot.pot]
         rows += [

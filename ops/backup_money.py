@@ -3,11 +3,15 @@ other, as money.services writes them, so an edit of one amount, one player or on
 naming the row.
 
 Terms (money.models):
-- sums: a settlement's payouts sum to its pot; its ledger rows in the session pot net to zero
-  (fees in, refunds and payouts out) and its fees less its refunds are its pot; the payouts in
+- sums: a settlement's payouts and the club's share sum to its pot; its ledger rows in the
+  session pot net to zero (fees in, refunds, payouts and the club's share out) and its fees less
+  its refunds are its pot; the payouts in
   the ledger are its Payout rows; the current settlement's pot is the fees its session's
   check-ins paid (with the fee per game: their payments beyond the jackpots, less the change
   given back, `FeePayment` rows); no pot ends below zero.
+- club's share: at most one ledger row per settlement, out of the session pot, with no player;
+  only a tournament's session has one, of exactly its `club_share_percent` of the pot rounded
+  down to whole cents (tournaments.prize_fund), and a Thursday's none.
 - states: a replaced settlement's rows are all reversed (every pot nets to zero), a current one
   has no reversal; a settled session has one current settlement and an open one none.
 - contributions: a current settlement books, for each paid check-in of its session, its fee in
@@ -26,6 +30,7 @@ from collections import Counter, defaultdict
 from club.models import SessionState
 from club.money import CHECKIN_JACKPOT_FIELDS
 from money.models import JACKPOT_POTS, FeePaymentKind, LedgerKind, Pot, SettlementState
+from tournaments.prize_fund import club_share_cents
 
 POT_NAMES = {pot: str(label).lower() for pot, label in Pot.choices}
 
@@ -76,6 +81,10 @@ class MoneyChecks:
                 )
             if settlement is not None:
                 self.contributions(settlement, ledger[settlement.pk])
+        tournaments = {t.session_id: t for t in self.rows.get("tournaments.tournament", [])}
+        for settlement in self.rows.get("money.settlement", []):
+            tournament = tournaments.get(settlement.session_id)
+            self.club_share(settlement, ledger[settlement.pk], tournament)
         balances: Counter = Counter()
         for entry in self.rows.get("money.ledgerentry", []):
             balances[entry.pot] += entry.amount_cents
@@ -88,8 +97,13 @@ class MoneyChecks:
         """A settlement's own sums and state (see the module's terms)."""
         pot = settlement.pot_cents
         paid = sum(payout.amount_cents for payout in payouts)
-        if paid != pot:
-            self.fail(settlement, f"its payouts sum to {paid:,}¢ but its pot is {pot:,}¢.")
+        kept = -sum(entry.amount_cents for entry in ledger if entry.kind == LedgerKind.CLUB_SHARE)
+        if paid + kept != pot:
+            with_kept = f" and the club's share {kept:,}¢" if kept else ""
+            self.fail(
+                settlement,
+                f"its payouts{with_kept} sum to {paid + kept:,}¢ but its pot is {pot:,}¢.",
+            )
         nets: Counter = Counter()
         for entry in ledger:
             nets[entry.pot] += entry.amount_cents
@@ -128,6 +142,32 @@ class MoneyChecks:
                 settlement,
                 f"it was replaced, yet its ledger rows in the {POT_NAMES[left]} net to "
                 f"{nets[left]:+,}¢, not 0 (reopening reverses every row).",
+            )
+
+    def club_share(self, settlement, ledger: list, tournament) -> None:
+        """A settlement's club's share row: its shape, and its amount against its tournament
+        (see the module's terms)."""
+        shares = [entry for entry in ledger if entry.kind == LedgerKind.CLUB_SHARE]
+        for entry in shares:
+            if entry.pot != Pot.MAIN or entry.player_id is not None or entry.amount_cents >= 0:
+                self.fail(
+                    entry,
+                    "a club's share is money out of the session pot, below 0¢, with no player.",
+                )
+        if len(shares) > 1:
+            self.fail(shares[1], f"money.settlement #{settlement.pk} has a second club's share.")
+        kept = -sum(entry.amount_cents for entry in shares)
+        due = 0 if tournament is None else club_share_cents(tournament, settlement.pot_cents)
+        if kept != due:
+            whose = (
+                f"its tournament keeps {tournament.club_share_percent}% of "
+                f"{settlement.pot_cents:,}¢, rounded down: {due:,}¢"
+                if tournament is not None
+                else "only a tournament's session keeps a share"
+            )
+            self.fail(
+                shares[0] if shares else settlement,
+                f"the club's share of money.settlement #{settlement.pk} is {kept:,}¢, but {whose}.",
             )
 
     def fee_rows(self) -> dict[int, list[tuple]]:

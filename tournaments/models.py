@@ -15,6 +15,10 @@ Terms (docs/tournaments.md):
   each in a round of its own, so every table keeps its own pace.
 - match lengths: best of 3 or 5 per playoff round, counted from the final (`match_lengths[0]` is
   the final's, `[1]` the semi-finals'...); a round not set plays best of 3.
+- prize shares: each prize level's part of the prize fund in basis points (tournaments.prizes),
+  the champion's first; empty: the default shares. The prize fund is the entry fees paid less
+  the club's share (`club_share_percent`, rounded down to whole cents), paid when the session is
+  settled (tournaments.prize_fund).
 """
 
 from __future__ import annotations
@@ -62,11 +66,11 @@ class Tournament(models.Model):
         validators=[MaxValueValidator(50)],
         help_text="The part of the entry fees the club keeps, in whole percent (0: none).",
     )
-    prize_percents = models.JSONField(
+    prize_shares = models.JSONField(
         default=list,
         blank=True,
-        help_text="Each prize level's share of the fund in whole percent, the champion first "
-        "(empty: the default shares).",
+        help_text="Each prize level's share of the fund in basis points (hundredths of a "
+        "percent, 10000 in all), the champion first (empty: the default shares).",
     )
     bye_points = models.PositiveSmallIntegerField(
         default=2,

@@ -14,20 +14,21 @@ Terms (the bracket's as in tournaments/bracket.py):
   level. A level's key is stable whatever the field: "champion", "runner_up", then
   "round_of_<n>" for the losers of the round n players start ("round_of_4": the semi-finalists).
 - deeper: a level nearer the champion. Each player of a deeper level is paid at least as much as
-  each player of a shallower one (the order); a director's percents that break it are refused.
-- percent: a level's share of the fund, a whole number; the levels' percents add up to 100.
-- default percents: each round deeper doubles what a player is paid: the champion gets twice the
+  each player of a shallower one (the order); a director's shares that break it are refused.
+- share: a level's part of the fund in basis points (hundredths of a percent: 1250 is 12.5%), a
+  whole number, 1 or more: every level is paid, as the ACC pays every round's losers (rule 13.1:
+  a qualifier who does not appear still receives the prize of the round's losers). The levels'
+  shares add up to 10000, the whole fund. Whole percents could not pay every level in order:
+  the few losers of a first round (33, 65 to 67, 129 to 136 qualifiers) would have had 0%.
+- default shares: each round deeper doubles what a player is paid: the champion gets twice the
   runner-up, the runner-up twice each semi-finalist, and so on, so every full level below the
   champion shares the same part of the fund, half the champion's (256 qualifiers: champion 20%,
-  each of the eight other levels 10%; 64, before rounding: 25% and 12.5%). Each exact share is
-  rounded down to a whole percent and the percents left over go one each to the champion, the
-  runner-up, the semi-finalists, ... A first-round level of a few players whose share rounds
-  down to 0% gets 1% when each of its players is still paid at most two thirds of what each
-  player of the round above is paid; else it stays at 0%, for 33, 65 to 67 and 129 to 136
-  qualifiers: 1% would pay each of its few players about as much as, or more than, each seed
-  with a bye who lost in round 2 (for 129, no whole percents pay every level in order). So each
-  deeper player's share is at least one and a half times the shallower one's.
-  `_default_percents`.
+  each of the eight other levels 10%; 64: 25% and 12.5%). Each exact share is rounded down to a
+  whole basis point and the basis points left over (fewer than there are levels) go one each
+  to the champion, the runner-up, the semi-finalists, ... The smallest level's exact share is
+  more than 8 basis points (one first-round loser of 129), so every level is paid, and each
+  deeper player's share stays at least one and a half times the shallower one's.
+  `_default_shares`.
 - split: each level's share is divided evenly among its players, rounded down to whole coins;
   what that leaves (fewer coins than there are qualifiers, and the odd cents of a fund that is
   not a whole number of coins) goes to the champion. The sum is exactly the fund. `_split`.
@@ -52,7 +53,7 @@ class Level:
     key: str  # "champion", "runner_up", "round_of_4", "round_of_8", ...
     name: str  # "Champion", "Runner-up", "Semi-finalists", ..., "Round of 16", ...
     players: int
-    percent: int  # whole percent of the fund for the whole level
+    share: int  # basis points of the fund for the whole level (10000: all of it)
     each_cents: int | None = None  # what each of its players is paid; None before the split
 
 
@@ -61,7 +62,7 @@ def _whole(value: object) -> bool:
 
 
 def _shapes(qualifiers: int) -> list[Level]:
-    """The levels of `qualifiers`, top first, with no percents yet."""
+    """The levels of `qualifiers`, top first, with no shares yet."""
     size = bracket_size(qualifiers)
     levels = [Level("champion", "Champion", 1, 0), Level("runner_up", "Runner-up", 1, 0)]
     for number in range(rounds(size) - 1, 0, -1):
@@ -72,70 +73,75 @@ def _shapes(qualifiers: int) -> list[Level]:
     return levels
 
 
-def _default_percents(levels: Sequence[Level]) -> list[int]:
+WHOLE = 10000  # basis points in the whole fund
+
+
+def _default_shares(levels: Sequence[Level]) -> list[int]:
     # A level's weight: its players, halved for every round it lies below the champion.
     weights = [Fraction(level.players, 2**depth) for depth, level in enumerate(levels)]
     total = sum(weights)
-    exact = [100 * weight / total for weight in weights]
-    percents = [int(share) for share in exact]
-    above, last = levels[-2], levels[-1]
-    # Only a first-round level of a few players can round to 0%; 1% must leave it paid clearly
-    # less each than the round above: 1 / last.players <= 2/3 * percents[-2] / above.players.
-    if percents[-1] == 0 and 3 * above.players <= 2 * percents[-2] * last.players:
-        percents[-1] = 1
-    # Rounding down left fewer percents than there are levels, so the last never gets one.
-    for index in range(100 - sum(percents)):
-        percents[index] += 1
-    return percents
+    shares = [int(WHOLE * weight / total) for weight in weights]
+    # Rounding down left fewer basis points than there are levels: one each from the top.
+    for index in range(WHOLE - sum(shares)):
+        shares[index] += 1
+    return shares
 
 
-def prize_levels(qualifiers: int, percents: Sequence[int] | None = None) -> tuple[Level, ...]:
-    """The levels of a playoff of `qualifiers`, top first, with the default percents, or with
-    the director's `percents` (one per level, top first) once they are checked.
+def prize_levels(qualifiers: int, shares: Sequence[int] | None = None) -> tuple[Level, ...]:
+    """The levels of a playoff of `qualifiers`, top first, with the default shares, or with
+    the director's `shares` (basis points, one per level, top first) once they are checked.
     """
     levels = _shapes(qualifiers)
-    if percents is not None:
-        return _with_percents(levels, _check_percents(levels, percents))
-    return _with_percents(levels, _default_percents(levels))
+    if shares is not None:
+        return _with_shares(levels, _check_shares(levels, shares))
+    return _with_shares(levels, _default_shares(levels))
 
 
-def _with_percents(levels: Sequence[Level], percents: Sequence[int]) -> tuple[Level, ...]:
-    return tuple(
-        replace(level, percent=percent) for level, percent in zip(levels, percents, strict=True)
-    )
+def _with_shares(levels: Sequence[Level], shares: Sequence[int]) -> tuple[Level, ...]:
+    return tuple(replace(level, share=share) for level, share in zip(levels, shares, strict=True))
 
 
-def _check_percents(levels: Sequence[Level], percents: Sequence[int]) -> list[int]:
+def _check_shares(levels: Sequence[Level], shares: Sequence[int]) -> list[int]:
     names = ", ".join(level.name for level in levels)
-    if isinstance(percents, str | bytes) or not isinstance(percents, Sequence):
-        raise PrizeError(f"Give the percents as a list, one per level ({names}).")
-    if len(percents) != len(levels):
+    if isinstance(shares, str | bytes) or not isinstance(shares, Sequence):
+        raise PrizeError(f"Give the shares as a list, one per level ({names}).")
+    if len(shares) != len(levels):
         raise PrizeError(
-            f"Give one percent per level, top first: {len(levels)} levels ({names}), "
-            f"got {len(percents)}."
+            f"Give one share per level, top first: {len(levels)} levels ({names}), "
+            f"got {len(shares)}."
         )
-    for level, percent in zip(levels, percents, strict=True):
-        if not _whole(percent) or percent < 0:
+    for level, share in zip(levels, shares, strict=True):
+        if not _whole(share) or share < 1:
             raise PrizeError(
-                f"{level.name}: a percent is a whole number, 0 or more (got {percent!r})."
+                f"{level.name}: a share is a whole number of basis points (hundredths of a "
+                f"percent), 1 or more: every round's losers are paid (got {share!r})."
             )
-    if sum(percents) != 100:
-        raise PrizeError(f"The percents add up to {sum(percents)}%; make them add up to 100%.")
+    if sum(shares) != WHOLE:
+        raise PrizeError(
+            f"The shares add up to {percent_text(sum(shares))}; make them add up to 100% "
+            f"({WHOLE} basis points)."
+        )
     for index in range(1, len(levels)):
         deeper, shallower = levels[index - 1], levels[index]
-        p_deep, p_shallow = percents[index - 1], percents[index]
-        # Each player's part is percent / players, compared exactly by cross-multiplying.
-        if p_deep * shallower.players < p_shallow * deeper.players:
-            at_least = -(-p_shallow * deeper.players // shallower.players)
-            at_most = p_deep * shallower.players // deeper.players
+        s_deep, s_shallow = shares[index - 1], shares[index]
+        # Each player's part is share / players, compared exactly by cross-multiplying.
+        if s_deep * shallower.players < s_shallow * deeper.players:
+            at_least = -(-s_shallow * deeper.players // shallower.players)
+            at_most = s_deep * shallower.players // deeper.players
             raise PrizeError(
-                f"The {shallower.name} ({_players(shallower.players)} at {p_shallow}%) would "
-                f"each be paid more than the {deeper.name} ({_players(deeper.players)} at "
-                f"{p_deep}%), who went further. Give the "
-                f"{deeper.name} at least {at_least}% or the {shallower.name} at most "
-                f"{at_most}%."
+                f"The {shallower.name} ({_players(shallower.players)} at "
+                f"{percent_text(s_shallow)}) would each be paid more than the {deeper.name} "
+                f"({_players(deeper.players)} at {percent_text(s_deep)}), who went further. "
+                f"Give the {deeper.name} at least {percent_text(at_least)} or the "
+                f"{shallower.name} at most {percent_text(at_most)}."
             )
-    return list(percents)
+    return list(shares)
+
+
+def percent_text(share: int) -> str:
+    """Basis points as a percent for people: 3000 -> "30%", 1250 -> "12.5%", 7 -> "0.07%"."""
+    whole, rest = divmod(share, 100)
+    return f"{whole}%" if not rest else f"{whole}.{rest:02d}".rstrip("0") + "%"
 
 
 def prize_split(
@@ -143,19 +149,19 @@ def prize_split(
     fund_cents: int,
     coin_cents: int,
     qualifiers: int,
-    percents: Sequence[int] | None = None,
+    shares: Sequence[int] | None = None,
     levels: Sequence[Level] | None = None,
 ) -> tuple[Level, ...]:
     """The levels with what each player is paid (`each_cents`), summing to exactly
-    `fund_cents`: by the default percents, the director's `percents`, or the percents of
-    `levels` (from `prize_levels(qualifiers, ...)`); not both.
+    `fund_cents`: by the default shares, the director's `shares`, or the shares of `levels`
+    (from `prize_levels(qualifiers, ...)`); not both.
     """
     if not _whole(fund_cents) or fund_cents < 0:
         raise PrizeError(f"The fund is a whole number of cents, 0 or more (got {fund_cents!r}).")
     if not _whole(coin_cents) or coin_cents < 1:
         raise PrizeError(f"The coin is a whole number of cents, 1 or more (got {coin_cents!r}).")
-    if percents is not None and levels is not None:
-        raise PrizeError("Give the percents or the levels, not both.")
+    if shares is not None and levels is not None:
+        raise PrizeError("Give the shares or the levels, not both.")
     if levels is not None:
         shapes = _shapes(qualifiers)
         if [(level.key, level.players) for level in levels] != [
@@ -165,8 +171,8 @@ def prize_split(
                 f"These levels are not those of {qualifiers} qualifiers: take them from "
                 f"prize_levels({qualifiers})."
             )
-        percents = [level.percent for level in levels]
-    checked = prize_levels(qualifiers, percents)
+        shares = [level.share for level in levels]
+    checked = prize_levels(qualifiers, shares)
     amounts = _split(fund_cents=fund_cents, coin_cents=coin_cents, levels=checked)
     return tuple(
         replace(level, each_cents=each) for level, each in zip(checked, amounts, strict=True)
@@ -175,13 +181,13 @@ def prize_split(
 
 def _rounded_down(*, fund_cents: int, coin_cents: int, level: Level) -> int:
     """Each player's part of the level's share, rounded down to whole coins, in cents."""
-    return fund_cents * level.percent // (100 * level.players * coin_cents) * coin_cents
+    return fund_cents * level.share // (WHOLE * level.players * coin_cents) * coin_cents
 
 
 def _split(*, fund_cents: int, coin_cents: int, levels: Sequence[Level]) -> list[int]:
     """The leftover rule, the only copy of it: every level's players get their share rounded
     down to whole coins; the champion (the first level) also gets all that this leaves.
-    Rounding down keeps the order of the percents, and the champion is the top of it.
+    Rounding down keeps the order of the shares, and the champion is the top of it.
     """
     each = [
         _rounded_down(fund_cents=fund_cents, coin_cents=coin_cents, level=level) for level in levels
@@ -209,7 +215,7 @@ def prize_steps(levels: Sequence[Level], *, fund_cents: int, coin_cents: int) ->
     for level in levels:
         each = " each" if level.players > 1 else ""
         steps.append(
-            f"{level.name}: {_players(level.players)}, {level.percent}% of the fund, "
+            f"{level.name}: {_players(level.players)}, {percent_text(level.share)} of the fund, "
             f"{_money(level.each_cents)}{each}."
         )
     left = levels[0].each_cents - _rounded_down(

@@ -37,6 +37,7 @@ from tournaments.audit import TournamentVerb
 from tournaments.bracket import bracket_size, first_round
 from tournaments.models import Bye, Match, MatchGame, Stage, Tournament
 from tournaments.pairing import PairingError, pair_round
+from tournaments.prizes import WHOLE
 from tournaments.selectors import (
     PLAYOFF,
     QUALIFYING,
@@ -59,7 +60,7 @@ def tournament_create(
     match_lengths: Sequence[int] = (),
     club_share_percent: int = 0,
     bye_points: int = 2,
-    prize_percents: Sequence[int] = (),
+    prize_shares: Sequence[int] = (),
 ) -> Tournament:
     """Create a tournament and open its session on `starts_on` (where entrants check in and
     pay the entry fee), played under the club's house rules with the tournament's fee, one
@@ -82,11 +83,12 @@ def tournament_create(
             match_lengths=[int(length) for length in match_lengths],
             club_share_percent=club_share_percent,
             bye_points=bye_points,
-            prize_percents=[int(percent) for percent in prize_percents],
+            prize_shares=[int(share) for share in prize_shares],
             created_by=actor if actor is not None and actor.is_authenticated else None,
         )
         tournament.full_clean(exclude=["session"])
         _check_match_lengths(tournament.match_lengths)
+        _check_prize_shares(tournament.prize_shares)
         session = session_open(
             club=club, actor=actor, date=starts_on, kind=SessionKind.TOURNAMENT, rules=rules
         )
@@ -107,7 +109,7 @@ def tournament_create(
                 "match_lengths": tournament.match_lengths,
                 "club_share_percent": club_share_percent,
                 "bye_points": bye_points,
-                "prize_percents": tournament.prize_percents,
+                "prize_shares": tournament.prize_shares,
             },
         )
     return tournament
@@ -116,6 +118,19 @@ def tournament_create(
 def _check_match_lengths(lengths: Sequence[int]) -> None:
     if any(length not in (3, 5) for length in lengths):
         raise ValidationError({"match_lengths": "A playoff match is best of 3 or best of 5 games."})
+
+
+def _check_prize_shares(shares: Sequence[int]) -> None:
+    """A director's shares, before the number of levels is known (the cut decides it; the
+    settling checks them against the levels: tournaments.prize_fund)."""
+    if shares and (min(shares) < 1 or sum(shares) != WHOLE):
+        raise ValidationError(
+            {
+                "prize_shares": "Give each prize level a share of 1 basis point or more (a "
+                "hundredth of a percent), the champion first, adding up to 10000 (100%); or "
+                "none for the default shares."
+            }
+        )
 
 
 def _lock(tournament: Tournament) -> tuple[Session, Tournament]:

@@ -1,10 +1,12 @@
 """The prize fund of the playoff (tournaments/prizes.py): levels by how far a qualifier went,
-the default percents, the exact split in whole coins, a director's percents, and the steps.
+the default shares, the exact split in whole coins, a director's shares, and the steps.
 ACC rule 13 (http://cribbage.org/rules/rule13.asp): every qualifier is paid, and the losers of a
-round keep that round's prize. No database, no Django.
+round keep that round's prize (13.1: a qualifier who does not appear "is still entitled to
+receive any prize money ... awarded to the losers in that round"). No database, no Django.
 
 Terms as in tournaments/prizes.py: a *level* is the qualifiers paid alike, *deeper* is nearer
-the champion, the *fund* and the *coin* are in cents.
+the champion, the *fund* and the *coin* are in cents, a *share* is in basis points (hundredths
+of a percent, 10000 in all).
 """
 
 from __future__ import annotations
@@ -16,12 +18,19 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tournaments.bracket import bracket_size, first_round, rounds
-from tournaments.prizes import Level, PrizeError, prize_levels, prize_split, prize_steps
+from tournaments.prizes import (
+    Level,
+    PrizeError,
+    percent_text,
+    prize_levels,
+    prize_split,
+    prize_steps,
+)
 
 QUALIFIERS = range(2, 257)
 COINS = (1, 5, 25, 100, 500)
-# Whole percents cannot pay these first-round levels clearly less each than the round above.
-UNPAID_FIRST_ROUND = {33, 65, 66, 67, *range(129, 137)}
+# The sizes whose few first-round losers whole percents left at 0%.
+FEW_FIRST_ROUND_LOSERS = (33, 65, 66, 67, *range(129, 137))
 
 
 def losers_by_round(qualifiers: int) -> list[int]:
@@ -47,44 +56,58 @@ def test_every_qualifier_is_in_one_level(qualifiers):
 
 
 @pytest.mark.parametrize("qualifiers", QUALIFIERS)
-def test_default_percents_pay_each_round_deeper_clearly_more(qualifiers):
-    """The default: whole percents adding up to 100, each deeper player's share at least one and
-    a half times a shallower one's, every level paid but a first-round level that cannot be.
+def test_default_shares_pay_every_level_and_each_round_deeper_clearly_more(qualifiers):
+    """ACC rule 13.1: every round's losers are paid. The default: whole basis points adding up
+    to 10000, every level more than 0, each deeper player's share at least one and a half times
+    a shallower one's.
     """
     levels = prize_levels(qualifiers)
-    assert sum(level.percent for level in levels) == 100
-    assert all(isinstance(level.percent, int) for level in levels)
-    shares = [Fraction(level.percent, level.players) for level in levels]
+    assert sum(level.share for level in levels) == 10000
+    assert all(isinstance(level.share, int) for level in levels)
+    assert all(level.share > 0 for level in levels), "every level is paid"
+    shares = [Fraction(level.share, level.players) for level in levels]
     for deeper, shallower in zip(shares, shares[1:], strict=False):
         assert deeper >= Fraction(3, 2) * shallower
-    unpaid = [level.name for level in levels if level.percent == 0]
-    assert unpaid == ([levels[-1].name] if qualifiers in UNPAID_FIRST_ROUND else [])
-    assert 20 <= levels[0].percent <= 67
+    assert 2000 <= levels[0].share <= 6667
 
 
 @pytest.mark.parametrize(
-    ("qualifiers", "percents"),
+    ("qualifiers", "shares"),
     [
-        (2, [67, 33]),
-        (3, [58, 28, 14]),
-        (8, [40, 20, 20, 20]),
-        (27, [30, 15, 15, 15, 15, 10]),
-        (33, [29, 15, 14, 14, 14, 14, 0]),
-        (34, [29, 14, 14, 14, 14, 14, 1]),
-        (64, [26, 13, 13, 12, 12, 12, 12]),
-        (256, [20, 10, 10, 10, 10, 10, 10, 10, 10]),
+        (2, [6667, 3333]),
+        (3, [5715, 2857, 1428]),
+        (8, [4000, 2000, 2000, 2000]),
+        (10, [3810, 1905, 1905, 1904, 476]),
+        (27, [2991, 1496, 1495, 1495, 1495, 1028]),
+        (33, [2845, 1423, 1422, 1422, 1422, 1422, 44]),
+        (34, [2832, 1416, 1416, 1416, 1416, 1416, 88]),
+        (64, [2500, 1250, 1250, 1250, 1250, 1250, 1250]),
+        (129, [2221, 1111, 1110, 1110, 1110, 1110, 1110, 1110, 8]),
+        (256, [2000, 1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000]),
     ],
 )
-def test_default_percents_examples(qualifiers, percents):
-    """Each round deeper doubles a player's share, rounded down to whole percents, the percents
-    left over one each from the champion down.
+def test_default_shares_examples(qualifiers, shares):
+    """Each round deeper doubles a player's share, rounded down to whole basis points, the basis
+    points left over one each from the champion down.
     """
-    assert [level.percent for level in prize_levels(qualifiers)] == percents
+    assert [level.share for level in prize_levels(qualifiers)] == shares
+
+
+@pytest.mark.parametrize("qualifiers", FEW_FIRST_ROUND_LOSERS)
+def test_few_first_round_losers_are_paid_in_coins_too(qualifiers):
+    """ACC rule 13.1: the few losers of a first round (33, 65 to 67, 129 to 136 qualifiers, whom
+    whole percents left at 0%) are paid something from a fund of $20 entries, and less each than
+    the seeds who lost in round 2.
+    """
+    fund = qualifiers * 4 * 2000
+    levels = prize_split(fund_cents=fund, coin_cents=25, qualifiers=qualifiers)
+    assert levels[-1].each_cents > 0
+    assert levels[-1].each_cents < levels[-2].each_cents
 
 
 def test_129_qualifiers_cannot_pay_every_level_in_whole_percents():
-    """Why a first-round level may be unpaid: for 129 qualifiers the lone first-round loser at
-    1% needs the 64 losers of round 2 at 64% or more, and so on up.
+    """Why the shares are basis points: for 129 qualifiers the lone first-round loser at 1%
+    needs the 64 losers of round 2 at 64% or more, and so on up, past 100%.
     """
     levels = prize_levels(129)
     least = [1]
@@ -93,26 +116,34 @@ def test_129_qualifiers_cannot_pay_every_level_in_whole_percents():
     assert sum(least) > 100
 
 
+@pytest.mark.parametrize(
+    ("share", "text"),
+    [(10000, "100%"), (3000, "30%"), (1250, "12.5%"), (2991, "29.91%"), (8, "0.08%"), (10, "0.1%")],
+)
+def test_a_share_reads_as_a_percent(share, text):
+    assert percent_text(share) == text
+
+
 def test_27_qualifiers_worked_example():
     """108 entrants, 27 qualifiers: levels 1, 1, 2, 4, 8 and the 11 losers of round 1."""
     levels = prize_split(fund_cents=66600, coin_cents=25, qualifiers=27)
-    assert [(level.name, level.players, level.percent, level.each_cents) for level in levels] == [
-        ("Champion", 1, 30, 20375),
-        ("Runner-up", 1, 15, 9975),
-        ("Semi-finalists", 2, 15, 4975),
-        ("Quarter-finalists", 4, 15, 2475),
-        ("Round of 16", 8, 15, 1225),
-        ("Round of 32", 11, 10, 600),
+    assert [(level.name, level.players, level.share, level.each_cents) for level in levels] == [
+        ("Champion", 1, 2991, 20400),
+        ("Runner-up", 1, 1496, 9950),
+        ("Semi-finalists", 2, 1495, 4975),
+        ("Quarter-finalists", 4, 1495, 2475),
+        ("Round of 16", 8, 1495, 1225),
+        ("Round of 32", 11, 1028, 600),
     ]
     assert prize_steps(levels, fund_cents=66600, coin_cents=25) == (
         "Each level's share is split evenly among its players, rounded down to whole coins of 25¢.",
-        "Champion: 1 player, 30% of the fund, $203.75.",
-        "Runner-up: 1 player, 15% of the fund, $99.75.",
-        "Semi-finalists: 2 players, 15% of the fund, $49.75 each.",
-        "Quarter-finalists: 4 players, 15% of the fund, $24.75 each.",
-        "Round of 16: 8 players, 15% of the fund, $12.25 each.",
-        "Round of 32: 11 players, 10% of the fund, $6.00 each.",
-        "The Champion's amount includes the $4.00 the rounding leaves.",
+        "Champion: 1 player, 29.91% of the fund, $204.00.",
+        "Runner-up: 1 player, 14.96% of the fund, $99.50.",
+        "Semi-finalists: 2 players, 14.95% of the fund, $49.75 each.",
+        "Quarter-finalists: 4 players, 14.95% of the fund, $24.75 each.",
+        "Round of 16: 8 players, 14.95% of the fund, $12.25 each.",
+        "Round of 32: 11 players, 10.28% of the fund, $6.00 each.",
+        "The Champion's amount includes the $5.00 the rounding leaves.",
         "Paid: $666.00 to 27 players.",
     )
 
@@ -133,7 +164,7 @@ def check_split(levels: tuple[Level, ...], *, fund_cents: int, coin_cents: int, 
     assert amounts == sorted(amounts, reverse=True), "a deeper player is paid less"
     for level in levels:
         # Nobody gets less than the share rounded down; only the champion gets more.
-        share = Fraction(fund_cents * level.percent, 100 * level.players)
+        share = Fraction(fund_cents * level.share, 10000 * level.players)
         assert share - coin_cents < level.each_cents
         assert level.each_cents <= share or level.key == "champion"
 
@@ -155,84 +186,89 @@ def test_the_default_split_is_exact_in_whole_coins_and_in_order(qualifiers, fund
 
 
 @st.composite
-def director_percents(draw):
-    """Any whole percents adding up to 100, or percents drawn from per-player shares in order
-    (rounding may still break the order now and then).
+def director_shares(draw):
+    """Any whole basis points adding up to 10000, each 1 or more, or shares drawn from
+    per-player parts in order (rounding may still break the order now and then).
     """
     qualifiers = draw(st.integers(2, 256))
     levels = prize_levels(qualifiers)
     count = len(levels)
     if draw(st.booleans()):
-        cuts = sorted(draw(st.lists(st.integers(0, 100), min_size=count - 1, max_size=count - 1)))
-        return qualifiers, [b - a for a, b in zip([0, *cuts], [*cuts, 100], strict=True)]
-    each = sorted(draw(st.lists(st.integers(0, 1000), min_size=count, max_size=count)))[::-1]
-    weights = [share * level.players for share, level in zip(each, levels, strict=True)]
-    total = sum(weights) or 1
-    percents = [100 * weight // total for weight in weights]
-    percents[0] += 100 - sum(percents)
-    return qualifiers, percents
+        cuts = draw(st.sets(st.integers(1, 9999), min_size=count - 1, max_size=count - 1))
+        cuts = sorted(cuts)
+        return qualifiers, [b - a for a, b in zip([0, *cuts], [*cuts, 10000], strict=True)]
+    each = sorted(draw(st.lists(st.integers(1, 1000), min_size=count, max_size=count)))[::-1]
+    weights = [part * level.players for part, level in zip(each, levels, strict=True)]
+    total = sum(weights)
+    # At least 1 each (every level is paid), the rest by the weights.
+    shares = [1 + (10000 - count) * weight // total for weight in weights]
+    shares[0] += 10000 - sum(shares)
+    return qualifiers, shares
 
 
 @settings(max_examples=400, deadline=None)
-@given(chosen=director_percents(), fund_cents=st.integers(0, 30_000_000))
-def test_a_directors_percents_are_split_in_order_or_refused(chosen, fund_cents):
-    """Percents that pay a shallower player more than a deeper one are refused, whatever the
+@given(chosen=director_shares(), fund_cents=st.integers(0, 30_000_000))
+def test_a_directors_shares_are_split_in_order_or_refused(chosen, fund_cents):
+    """Shares that pay a shallower player more than a deeper one are refused, whatever the
     fund; any others are split exactly and in order.
     """
-    qualifiers, percents = chosen
+    qualifiers, shares = chosen
     levels = prize_levels(qualifiers)
-    shares = [Fraction(p, level.players) for p, level in zip(percents, levels, strict=True)]
-    in_order = all(a >= b for a, b in zip(shares, shares[1:], strict=False))
+    parts = [Fraction(s, level.players) for s, level in zip(shares, levels, strict=True)]
+    in_order = all(a >= b for a, b in zip(parts, parts[1:], strict=False))
     if not in_order:
         with pytest.raises(PrizeError, match="who went further"):
-            prize_split(
-                fund_cents=fund_cents, coin_cents=25, qualifiers=qualifiers, percents=percents
-            )
+            prize_split(fund_cents=fund_cents, coin_cents=25, qualifiers=qualifiers, shares=shares)
         return
-    split = prize_split(
-        fund_cents=fund_cents, coin_cents=25, qualifiers=qualifiers, percents=percents
-    )
-    assert [level.percent for level in split] == percents
+    split = prize_split(fund_cents=fund_cents, coin_cents=25, qualifiers=qualifiers, shares=shares)
+    assert [level.share for level in split] == shares
     check_split(split, fund_cents=fund_cents, coin_cents=25, qualifiers=qualifiers)
 
 
-def test_percents_that_pay_a_shallower_round_more_are_refused_with_what_to_change():
+def test_shares_that_pay_a_shallower_round_more_are_refused_with_what_to_change():
     """The 11 losers of round 1 at 30% would each get more than the 8 of the round of 16 at 20%."""
     with pytest.raises(PrizeError) as refused:
-        prize_split(fund_cents=0, coin_cents=25, qualifiers=27, percents=[20, 10, 10, 10, 20, 30])
+        prize_split(
+            fund_cents=0,
+            coin_cents=25,
+            qualifiers=27,
+            shares=[2000, 1000, 1000, 1000, 2000, 3000],
+        )
     assert str(refused.value) == (
         "The Round of 32 (11 players at 30%) would each be paid more than the Round of 16 "
-        "(8 players at 20%), who went further. Give the Round of 16 at least 22% or the "
-        "Round of 32 at most 27%."
+        "(8 players at 20%), who went further. Give the Round of 16 at least 21.82% or the "
+        "Round of 32 at most 27.5%."
     )
     with pytest.raises(PrizeError, match="Runner-up .* more than the Champion"):
-        prize_levels(2, [40, 60])
+        prize_levels(2, [4000, 6000])
 
 
-def test_a_directors_percents_and_levels_are_used():
-    percents = [25, 15, 16, 16, 16, 12]
-    levels = prize_levels(27, percents)
-    by_percents = prize_split(fund_cents=66600, coin_cents=5, qualifiers=27, percents=percents)
+def test_a_directors_shares_and_levels_are_used():
+    shares = [2500, 1500, 1600, 1600, 1600, 1200]
+    levels = prize_levels(27, shares)
+    by_shares = prize_split(fund_cents=66600, coin_cents=5, qualifiers=27, shares=shares)
     by_levels = prize_split(fund_cents=66600, coin_cents=5, qualifiers=27, levels=levels)
-    assert by_percents == by_levels
-    assert [level.percent for level in by_levels] == percents
-    assert by_levels[-1].each_cents == 66600 * 12 // 100 // 11 // 5 * 5
+    assert by_shares == by_levels
+    assert [level.share for level in by_levels] == shares
+    assert by_levels[-1].each_cents == 66600 * 1200 // 10000 // 11 // 5 * 5
 
 
 @pytest.mark.parametrize(
-    ("percents", "words"),
+    ("shares", "words"),
     [
-        ([30, 15, 15, 15, 25], "one percent per level, top first: 6 levels"),
-        ([30, 15, 15, 15, 15, 10, 0], "6 levels"),
-        ([30, 15, 15, 15, 15, 9.5], "Round of 32: a percent is a whole number"),
-        ([30, 15, 15, 15, 30, -5], "0 or more"),
-        ([30, 15, 15, 15, 15, 9], "add up to 99%; make them add up to 100%"),
-        ("30 15 15 15 15 10", "as a list"),
+        ([3000, 1500, 1500, 1500, 2500], "one share per level, top first: 6 levels"),
+        ([3000, 1500, 1500, 1500, 1500, 999, 1], "6 levels"),
+        ([3000, 1500, 1500, 1500, 1500, 999.5], "Round of 32: a share is a whole number"),
+        ([3000, 1500, 1500, 1500, 2500, 0], "1 or more: every round's losers are paid"),
+        ([3000, 1500, 1500, 1500, 3000, -500], "1 or more"),
+        ([3000, 1500, 1500, 1500, 1500, 900], r"add up to 99%; make them add up to 100%"),
+        ("3000 1500 1500 1500 1500 1000", "as a list"),
     ],
 )
-def test_bad_percents_are_refused_with_what_to_change(percents, words):
+def test_bad_shares_are_refused_with_what_to_change(shares, words):
+    """ACC rule 13.1: a level at 0 would leave a round's losers unpaid."""
     with pytest.raises(PrizeError, match=words):
-        prize_split(fund_cents=66600, coin_cents=25, qualifiers=27, percents=percents)
+        prize_split(fund_cents=66600, coin_cents=25, qualifiers=27, shares=shares)
 
 
 @pytest.mark.parametrize(
@@ -241,7 +277,7 @@ def test_bad_percents_are_refused_with_what_to_change(percents, words):
         ({"fund_cents": -1}, "fund is a whole number of cents"),
         ({"fund_cents": 10.0}, "fund is a whole number of cents"),
         ({"coin_cents": 0}, "coin is a whole number of cents, 1 or more"),
-        ({"percents": [100, 0], "levels": prize_levels(2)}, "not both"),
+        ({"shares": [9999, 1], "levels": prize_levels(2)}, "not both"),
         ({"levels": prize_levels(26)}, "not those of 27 qualifiers"),
     ],
 )

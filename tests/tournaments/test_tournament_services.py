@@ -101,6 +101,8 @@ def test_a_tournament_plays_in_a_session_of_its_own_with_its_entry_fee(club, org
         ({"qualifying_games": 0}, "qualifying_games"),
         ({"match_lengths": [4]}, "match_lengths"),
         ({"club_share_percent": 80}, "club_share_percent"),
+        ({"prize_shares": [5000, 4000]}, "prize_shares"),  # basis points: 10000 in all
+        ({"prize_shares": [10000, 0]}, "prize_shares"),  # every level is paid (ACC rule 13.1)
         ({"name": "  "}, "name"),
     ],
 )

@@ -24,6 +24,7 @@ from tests.factories import (
     SessionFactory,
     UserFactory,
 )
+from tests.tournaments.page_objects import tournament_objects
 from tests.web.table_link_writes import assert_only_its_table_written
 
 pytestmark = pytest.mark.django_db
@@ -160,6 +161,17 @@ PAGES = {
     "table_claims:dispute_open": (405, 405, 405, 405, 405, 405, 405),
     "table_claims:muggins": (405, 405, 405, 405, 405, 405, 405),
     "table_claims:cards_confirm": (405, 405, 405, 405, 405, 405, 405),
+    # Tournaments: the list and the public pages of one (its standings, its bracket) like the
+    # sessions; the director's page for members; creating, drawing, closing and forfeits are
+    # the organisers' (tournaments.run_tournament).
+    "tournaments:list": (PUBLISHED, 200, 200, 200, 200, 200, PUBLISHED_OR_403),
+    "tournaments:new": (LOGIN, 403, 403, 200, 403, 200, 403),
+    "tournaments:detail": (LOGIN, 200, 200, 200, 404, 404, 403),
+    "tournaments:draw": (LOGIN, 403, 403, 405, 403, 405, 403),
+    "tournaments:close": (LOGIN, 403, 403, 405, 403, 405, 403),
+    "tournaments:forfeit": (LOGIN, 403, 403, 405, 403, 405, 403),
+    "tournaments:standings": (PUBLISHED, 200, 200, 200, 404, 404, PUBLISHED_OR_403),
+    "tournaments:bracket": (PUBLISHED, 200, 200, 200, 404, 404, PUBLISHED_OR_403),
 }
 # Addresses whose token is the key: whoever holds a table's link reads that table and posts to
 # it, logged in or not, whatever their club. tests/security's club-scoping checks
@@ -223,6 +235,8 @@ PK_OBJECT = {
     "scoring:dispute_open": "claim",
     "scoring:dispute": "dispute",
     "scoring:session": "session",
+    "tournaments:forfeit": "match",  # before "tournaments:", which the others take
+    "tournaments:": "tournament",
 }
 
 
@@ -269,6 +283,8 @@ def url_for(name: str, club: Club) -> str:
         "claim": claim,
         "dispute": dispute,
     }
+    if name.startswith("tournaments:"):
+        objects |= tournament_objects(club)
     pattern = dict(named_urls())[name]
     kwargs = {}
     for key in pattern.pattern.converters:
@@ -451,6 +467,7 @@ ALL_NAV = [
     "Home",
     "Standings",
     "Sessions",
+    "Tournaments",
     "Hand counter",
     "Discard advisor",
     "House rules",

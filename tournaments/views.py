@@ -25,7 +25,7 @@ from django.views.generic import FormView, View
 from django_tables2 import SingleTableView
 
 from club.mixins import ClubMixin, PublicReadMixin
-from core.mixins import PageMixin, ServiceFormMixin
+from core.mixins import ClampedPaginator, PageMixin, ServiceFormMixin
 from tournaments import services
 from tournaments.director import director_day
 from tournaments.forms import DrawForm, ForfeitForm, TournamentForm
@@ -43,6 +43,7 @@ class TournamentListView(PublicReadMixin, ClubMixin, SingleTableView):
     template_name = "tournaments/list.html"
     table_class = TournamentTable
     paginate_by = 50
+    paginator_class = ClampedPaginator
 
     def get_queryset(self):
         return (

@@ -21,12 +21,14 @@ from tournaments.models import Match, Tournament
 DAY = dt.date(2026, 4, 4)  # a Saturday: the world's session is on a Thursday
 
 
-def entered(w: World, entrants: int = 5, qualifying_games: int = 2) -> Tournament:
+def entered(
+    w: World, entrants: int = 5, qualifying_games: int = 2, name: str = "Spring Open"
+) -> Tournament:
     """A tournament of the world's club with `entrants` of its players (the spare last)."""
     tournament = services.tournament_create(
         club=w.club,
         actor=w.organiser,
-        name="Spring Open",
+        name=name,
         starts_on=DAY,
         entry_fee_cents=2000,
         qualifying_games=qualifying_games,
@@ -69,15 +71,26 @@ def qualifying_draw(w: World) -> Target:
 
 
 def played(w: World, tournament: Tournament) -> Tournament:
-    """Every qualifying round drawn and its results entered and accepted."""
+    """Every qualifying round drawn and its results entered and accepted: the world's first
+    player wins at their table, side 0 at the others."""
     for number in range(tournament.qualifying_games):
         round_ = services.qualifying_round_draw(
             tournament=tournament, actor=w.organiser, seed=number
         )
         for game in round_.games.all():
-            draft = game_services.result_enter(game=game, actor=w.organiser, scores=[121, 100])
+            sides = {seat.player_id: seat.side for seat in game.seats.all()}
+            scores = [100, 121] if sides.get(w.players[0].pk) == 1 else [121, 100]
+            draft = game_services.result_enter(game=game, actor=w.organiser, scores=scores)
             game_services.result_confirm(result=draft, actor=w.organiser2)
     return tournament
+
+
+def in_the_final(w: World, name: str = "Spring Open") -> Match:
+    """Four entrants, one qualifying game: the two winners (the world's first player one of
+    them) play the final."""
+    tournament = played(w, entered(w, qualifying_games=1, entrants=4, name=name))
+    services.qualifying_close(tournament=tournament, actor=w.organiser, seed=1)
+    return Match.objects.select_related("top", "bottom").get(tournament=tournament)
 
 
 def qualifying_close(w: World) -> Target:
@@ -87,9 +100,7 @@ def qualifying_close(w: World) -> Target:
 
 def match_forfeit(w: World) -> Target:
     """Four entrants: two qualify, and the final is under way."""
-    tournament = played(w, entered(w, qualifying_games=1, entrants=4))
-    services.qualifying_close(tournament=tournament, actor=w.organiser, seed=1)
-    final = Match.objects.select_related("top", "bottom").get(tournament=tournament)
+    final = in_the_final(w)
     players = [(final.top_id, final.top.display_name), (final.bottom_id, final.bottom.display_name)]
     fields = form_fields(ForfeitForm(players=players), w)
     valid = [{"absent": str(final.bottom_id)}, {"absent": str(final.top_id)}]

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from club.models import CheckIn
 from scoring.forms import DiscardForm, HandCounterForm
 from tests.security.hostile_checks import FUZZ, assert_inert
+from tests.security.hostile_tournaments import in_the_final
 from tests.security.hostile_values import (
     BAD_CARDS,
     BOOL,
@@ -127,7 +128,10 @@ def page_objects(w: World) -> dict:
     """Objects of `w` for the URL parameters, as tests.web.test_pages.url_for names them."""
     confirm_all(w)
     dispute = open_dispute(w)
+    final = in_the_final(w)  # a tournament in its final
     return {
+        "tournament": final.tournament,
+        "match": final,
         "player": w.players[0],
         "session": w.session,
         "checkin": CheckIn.objects.get(session=w.session, player=w.players[0]),

@@ -41,7 +41,7 @@ urlpatterns = [
     path("games/", include("standings.urls")),
     path("games/", include("games.urls")),
     path("scoring/", include("scoring.urls")),
-    path("tournaments/", include("tournaments.public_urls")),
+    path("tournaments/", include("tournaments.urls")),
     # A table's link (the seating chart's QR codes): its page and result are the games app's,
     # its claims and calls for a judge the scoring app's.
     path("t/", include("games.table_urls")),

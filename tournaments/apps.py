@@ -1,9 +1,14 @@
 from django.apps import AppConfig
 
+from club.roles import ORGANISERS
+
 
 class TournamentsConfig(AppConfig):
     name = "tournaments"
     verbose_name = "Tournaments"
+    # The director's pages (create, draw, close qualifying, forfeits) are the organisers';
+    # members read a tournament with the session permission they already hold.
+    role_permissions = {ORGANISERS: ("tournaments.run_tournament",)}
 
     def ready(self) -> None:
         from games.hooks import register_results_changed

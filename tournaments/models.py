@@ -107,6 +107,7 @@ class Tournament(models.Model):
             ),
         ]
         indexes = [models.Index(fields=["club", "starts_on"])]
+        permissions = [("run_tournament", "Can run a tournament")]
 
     def __str__(self) -> str:
         return f"{self.name} ({self.starts_on:%d %b %Y})"

@@ -20,7 +20,11 @@ def navigation(request) -> list[tuple[str, str]]:
     club = current_club(request)
     public = bool(club and club.standings_public)
     if public or user.has_perm("club.view_session"):
-        items += [("Standings", "standings:season"), ("Sessions", "club:sessions")]
+        items += [
+            ("Standings", "standings:season"),
+            ("Sessions", "club:sessions"),
+            ("Tournaments", "tournaments:list"),
+        ]
     items += [
         ("Hand counter", "scoring:counter"),
         ("Discard advisor", "scoring:discard"),

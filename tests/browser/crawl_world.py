@@ -2,6 +2,7 @@
 season, plus a session open today as it looks mid-morning, and a second club with its organiser.
 
 Terms:
+- *tournaments*: one mid-qualifying and one in its final (tests/browser/crawl_tournaments.py).
 - *today's session*: ten players checked in (two not yet paid), round 1 drawn; its first game has
   a confirmed result with a hand claim and a dispute waiting for a judge, its second a draft
   result waiting for the other side, the rest are in play.
@@ -28,6 +29,7 @@ from games.models import MOST_TABLE_CARDS, CorrectionProposal, ResultState, Tabl
 from scoring import services as scoring_services
 from scoring.models import Claim, Dispute
 from scoring.services.disputes import dispute_name_judge, judge_candidates
+from tests.browser.crawl_tournaments import tournament_pages
 from tests.demo_snapshot import load_demo
 from tests.tournaments.builders import page_tournament
 
@@ -131,6 +133,7 @@ def build_world() -> World:
         "tournaments:bracket": reverse("tournaments:bracket", args=[tournament.pk]),
     }
     pages |= _player_links(today, organiser, finished, dispute)
+    pages |= tournament_pages(club, organiser, confirmer)
     # A table card of a table number no round has: no game in today's round (its page lists
     # the round's tables, with "Find your name"). Only that one, so every seating chart keeps
     # its tables' codes (tests/browser/test_print.py prints them, up to a big session's).

@@ -118,6 +118,16 @@ OLD_URLS = (
     # ... a judge named for one dispute and that judge's one-time link.
     ("scoring:dispute_name_judge", "scoring/disputes/<int:pk>/judge/"),
     ("judge_link:page", "j/<str:key>/"),
+    # ... the tournaments: the list, a new one, the director's page and its actions, the
+    # standings and the bracket.
+    ("tournaments:list", "tournaments/"),
+    ("tournaments:new", "tournaments/new/"),
+    ("tournaments:detail", "tournaments/<int:pk>/"),
+    ("tournaments:draw", "tournaments/<int:pk>/draw/"),
+    ("tournaments:close", "tournaments/<int:pk>/close/"),
+    ("tournaments:forfeit", "tournaments/matches/<int:pk>/forfeit/"),
+    ("tournaments:standings", "tournaments/<int:pk>/standings/"),
+    ("tournaments:bracket", "tournaments/<int:pk>/bracket/"),
 )
 NEW_NAMES = {
     "club:session": "web:session",

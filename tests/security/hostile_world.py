@@ -15,7 +15,8 @@ Terms:
   tests.web.test_pages.url_for names them.
 
 The world and what a target is live in `hostile_world_base`; the targets of a table's link and of
-logins, passwords and PINs in `hostile_links`; `TARGETS` here holds them all.
+logins, passwords and PINs in `hostile_links`, the tournaments' in `hostile_tournaments`;
+`TARGETS` here holds them all.
 """
 
 from __future__ import annotations
@@ -64,7 +65,7 @@ from scoring.forms import (
     StatementForm,
 )
 from tests.factories import PASSWORD
-from tests.security import hostile_links
+from tests.security import hostile_links, hostile_tournaments
 from tests.security.hostile_values import CARD, HAND, HOSTILE
 from tests.security.hostile_world_base import (
     Fields,
@@ -498,6 +499,7 @@ def lockout_lift(w: World) -> Target:
 
 TARGETS: dict[str, Callable[[World], Target]] = {
     **hostile_links.TARGETS,
+    **hostile_tournaments.TARGETS,
     "login": login,
     "logout": logout,
     "web:lockout_lift": lockout_lift,

@@ -20,9 +20,9 @@ from games import services as game_services
 from money import services as club_settlement
 from scoring import services as scoring_services
 from tests.security.hostile_checks import assert_inert
+from tests.security.hostile_tournaments import in_the_final
 from tests.security.hostile_world import url_of
 from tests.security.hostile_world_base import World, confirm_all, file_claim
-from tests.tournaments.builders import page_tournament
 from tests.web.test_pages import COLUMNS, PAGES
 
 pytestmark = pytest.mark.django_db
@@ -43,6 +43,7 @@ TEXTS = {  # what each piece of user text is set to; every one carries a marker
     "appeal statement": "<svg onload=alert('appeal')>",
     "reopen reason": "<script>alert('reopen')</script>",
 }
+TOURNAMENT_NAME = "<svg onload=alert('tournament')>"
 # Pages that show players[0]'s name: there the escaped form must be found (so a page that
 # leaves the name out cannot pass the "no raw marker" check by accident).
 SHOWS_NAME = {
@@ -61,6 +62,7 @@ SHOWS_NAME = {
     "games:game",
     "scoring:claim",
     "scoring:session_report",
+    "tournaments:detail",  # the first player is in the final
 }
 
 
@@ -107,7 +109,10 @@ def html_world(world, member) -> tuple[World, dict]:
     open_dispute = scoring_services.dispute_open(
         claim=file_claim(w), actor=w.seat_users()[1], statement=TEXTS["dispute statement"]
     )
+    final = in_the_final(w, name=TOURNAMENT_NAME)
     objects = {
+        "tournament": final.tournament,
+        "match": final,
         "player": w.players[0],
         "session": w.session,
         "checkin": CheckIn.objects.get(session=w.session, player=w.players[0]),
@@ -117,7 +122,6 @@ def html_world(world, member) -> tuple[World, dict]:
         "claim": claim,
         "dispute": dispute,
         "open dispute": open_dispute,
-        "tournament": page_tournament(w.club, players=w.players),
     }
     return w, objects
 

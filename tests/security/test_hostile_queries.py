@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from club.models import CheckIn
 from scoring.forms import DiscardForm, HandCounterForm
 from tests.security.hostile_checks import FUZZ, assert_inert
+from tests.security.hostile_tournaments import in_the_final
 from tests.security.hostile_values import (
     BAD_CARDS,
     BOOL,
@@ -28,7 +29,6 @@ from tests.security.hostile_values import (
 )
 from tests.security.hostile_world import url_of
 from tests.security.hostile_world_base import World, confirm_all, open_dispute
-from tests.tournaments.builders import page_tournament
 from tests.web.test_pages import COLUMNS, PAGES, named_urls
 
 pytestmark = pytest.mark.django_db
@@ -128,7 +128,10 @@ def page_objects(w: World) -> dict:
     """Objects of `w` for the URL parameters, as tests.web.test_pages.url_for names them."""
     confirm_all(w)
     dispute = open_dispute(w)
+    final = in_the_final(w)  # a tournament in its final
     return {
+        "tournament": final.tournament,
+        "match": final,
         "player": w.players[0],
         "session": w.session,
         "checkin": CheckIn.objects.get(session=w.session, player=w.players[0]),
@@ -137,7 +140,6 @@ def page_objects(w: World) -> dict:
         "result": w.game.results.first(),
         "claim": dispute.claim,
         "dispute": dispute,
-        "tournament": page_tournament(w.club, players=w.players),
     }
 
 

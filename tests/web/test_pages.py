@@ -24,7 +24,7 @@ from tests.factories import (
     SessionFactory,
     UserFactory,
 )
-from tests.tournaments.builders import page_tournament
+from tests.tournaments.page_objects import tournament_objects
 from tests.web.table_link_writes import assert_only_its_table_written
 
 pytestmark = pytest.mark.django_db
@@ -161,7 +161,15 @@ PAGES = {
     "table_claims:dispute_open": (405, 405, 405, 405, 405, 405, 405),
     "table_claims:muggins": (405, 405, 405, 405, 405, 405, 405),
     "table_claims:cards_confirm": (405, 405, 405, 405, 405, 405, 405),
-    # A tournament's qualifying standings and bracket: as the session page.
+    # Tournaments: the list and the public pages of one (its standings, its bracket) like the
+    # sessions; the director's page for members; creating, drawing, closing and forfeits are
+    # the organisers' (tournaments.run_tournament).
+    "tournaments:list": (PUBLISHED, 200, 200, 200, 200, 200, PUBLISHED_OR_403),
+    "tournaments:new": (LOGIN, 403, 403, 200, 403, 200, 403),
+    "tournaments:detail": (LOGIN, 200, 200, 200, 404, 404, 403),
+    "tournaments:draw": (LOGIN, 403, 403, 405, 403, 405, 403),
+    "tournaments:close": (LOGIN, 403, 403, 405, 403, 405, 403),
+    "tournaments:forfeit": (LOGIN, 403, 403, 405, 403, 405, 403),
     "tournaments:standings": (PUBLISHED, 200, 200, 200, 404, 404, PUBLISHED_OR_403),
     "tournaments:bracket": (PUBLISHED, 200, 200, 200, 404, 404, PUBLISHED_OR_403),
 }
@@ -227,6 +235,7 @@ PK_OBJECT = {
     "scoring:dispute_open": "claim",
     "scoring:dispute": "dispute",
     "scoring:session": "session",
+    "tournaments:forfeit": "match",  # before "tournaments:", which the others take
     "tournaments:": "tournament",
 }
 
@@ -275,7 +284,7 @@ def url_for(name: str, club: Club) -> str:
         "dispute": dispute,
     }
     if name.startswith("tournaments:"):
-        objects["tournament"] = page_tournament(club, players=[checkin.player])
+        objects |= tournament_objects(club)
     pattern = dict(named_urls())[name]
     kwargs = {}
     for key in pattern.pattern.converters:
@@ -458,6 +467,7 @@ ALL_NAV = [
     "Home",
     "Standings",
     "Sessions",
+    "Tournaments",
     "Hand counter",
     "Discard advisor",
     "House rules",

@@ -71,11 +71,17 @@ def links_on(session: Session) -> bool:
 
 def later_round(game: Game) -> int | None:
     """The number of the first round drawn after the game's (None: its round is the newest).
-    At a tournament, whose tables play at their own pace (a playoff match game by game), only a
-    later round with a game at the same table counts."""
-    later = Round.objects.filter(session_id=game.session_id, number__gt=game.round.number)
+    At a tournament, whose tables play at their own pace (a playoff match game by game, seated
+    as the games before it end), only a game seated later at the same table counts: the round
+    of the first such."""
     if game.session.is_tournament:
-        later = later.filter(games__table=game.table)
+        return (
+            Game.objects.filter(session_id=game.session_id, table=game.table, pk__gt=game.pk)
+            .order_by("pk")
+            .values_list("round__number", flat=True)
+            .first()
+        )
+    later = Round.objects.filter(session_id=game.session_id, number__gt=game.round.number)
     return later.order_by("number").values_list("number", flat=True).first()
 
 

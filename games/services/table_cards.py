@@ -159,14 +159,14 @@ def todays_session(club: Club) -> Session | None:
 
 def _table_in(session: Session, number: int) -> TableNow:
     """The game at table `number` in the newest round of `session` (or why there is none); at
-    a tournament, in the newest round with a game at that table (see `later_round`)."""
+    a tournament, the game seated last at that table (see `later_round`)."""
     club = session.club
     if not links_on(session):
         return TableNow(club=club, number=number, session=session, refusal=LINKS_OFF)
-    rounds = session.rounds.order_by("-number")
-    round_ = (
-        session.is_tournament and rounds.filter(games__table=number).first()
-    ) or rounds.first()
+    latest = None
+    if session.is_tournament:
+        latest = Game.objects.filter(session=session, table=number).order_by("-pk").first()
+    round_ = latest.round if latest else session.rounds.order_by("-number").first()
     if round_ is None:
         return TableNow(
             club=club,

@@ -323,3 +323,24 @@ def test_tournament_games_count_in_the_ratings_and_not_in_the_season_tables(
     assert played == 8 + 1  # two qualifying rounds of 4 tables, and the final's first game
     assert GameRating.objects.filter(session=tournament.session).count() == 2 * played
     assert not SessionTotal.objects.filter(session=tournament.session).exists()
+
+
+def test_a_table_card_leads_to_the_game_seated_last_at_its_table(club, organiser, confirmer):
+    """A best of 3 that ends by forfeits frees its table for a match of the next playoff round,
+    seated in a round that was drawn before its own second game: the card follows the table,
+    not the round's number, and the old game's link forwards there."""
+    tournament = make_tournament(club, organiser, match_lengths=[3], starts_on=dt.date.today())
+    enter(tournament, organiser, 37)
+    play_qualifying(tournament, organiser, confirmer)
+    services.qualifying_close(tournament=tournament, actor=organiser, seed=7)
+    match = Match.objects.get(tournament=tournament, round_number=1, table=1)
+    first_game = match.match_games.get().game
+    services.match_game_forfeit(match=match, actor=organiser, absent=match.bottom)
+    services.match_game_forfeit(match=match, actor=organiser, absent=match.bottom)
+
+    card = game_services.table_cards_make(club=club, actor=organiser, up_to=1)[0]
+    now = game_services.card_now(card).game
+    following = Match.objects.get(tournament=tournament, round_number=2, table=1)
+    assert now == following.match_games.get().game
+    assert now.round.number < match.match_games.get(number=2).game.round.number
+    assert game_services.table_forward(first_game).game == now

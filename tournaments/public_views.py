@@ -12,9 +12,10 @@ Every page asks a fixed number of queries whatever the size of the tournament.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from django.shortcuts import get_object_or_404
 from django.views.generic import TemplateView
-from django_tables2 import SingleTableMixin
 
 from club.mixins import ClubMixin, PublicReadMixin
 from tournaments.bracket import bracket_size, bye_count, qualifier_count
@@ -28,7 +29,6 @@ from tournaments.selectors import (
     qualifying_progress,
     qualifying_standings,
 )
-from tournaments.tables import QualifyingTable
 
 
 class TournamentMixin(PublicReadMixin, ClubMixin):
@@ -55,11 +55,11 @@ def straddle(rows: list[QualifyingRow], cut: int) -> tuple[int, int] | None:
     return level[0], level[-1]
 
 
-class StandingsView(TournamentMixin, SingleTableMixin, TemplateView):
+class StandingsView(TournamentMixin, TemplateView):
     template_name = "tournaments/standings.html"
-    table_pagination = False
 
-    def get_table(self, **kwargs):
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
         tournament = self.get_tournament()
         rows = qualifying_standings(tournament)
         seeds = {player: seed for seed, player in enumerate(tournament.seeds, start=1)}
@@ -69,26 +69,23 @@ class StandingsView(TournamentMixin, SingleTableMixin, TemplateView):
             rows.sort(
                 key=lambda row: (row.rank, row.player_id not in seeds, seeds.get(row.player_id, 0))
             )
-        self.rows = rows
-        self.cut = sum(1 for row in rows if row.in_cut)
-        last = rows[self.cut - 1].player_id if self.cut and self.cut < len(rows) else None
-        return QualifyingTable(rows, seeds=seeds, last_qualifier=last, cut=self.cut)
-
-    def get_context_data(self, **kwargs):
-        context = super().get_context_data(**kwargs)
-        tournament = self.get_tournament()
+            rows = [replace(row, seed=seeds.get(row.player_id)) for row in rows]
+        cut = sum(1 for row in rows if row.in_cut)
         closed = tournament.stage in (Stage.PLAYOFFS, Stage.FINISHED)
         drawn = entered = 0
         if not closed:
             drawn, entered = qualifying_progress(tournament)
         return context | {
+            "rows": rows,
+            "seeds": bool(seeds),
+            "last_qualifier": rows[cut - 1].player_id if cut and cut < len(rows) else None,
             "closed": closed,
-            "cut": self.cut,
-            "entrants": len(self.rows),
+            "cut": cut,
+            "entrants": len(rows),
             "drawn": drawn,
             "entered": entered,
             # Before the first round everyone is level: no tie worth naming yet.
-            "straddle": straddle(self.rows, self.cut) if drawn else None,
+            "straddle": straddle(rows, cut) if drawn else None,
         }
 
 

@@ -41,10 +41,16 @@ class QualifyingRow:
     byes: int
     in_cut: bool
     lost: int = 0  # games played and lost (a bye is neither played nor lost)
+    seed: int | None = None  # once qualifying has closed, a qualifier's place in the bracket
 
     @property
     def rank_label(self) -> str:
         return f"T-{self.rank}" if self.tied else str(self.rank)
+
+    @property
+    def spread_text(self) -> str:
+        """The spread as the tables write it: +12, -7, 0."""
+        return f"{self.spread:+d}" if self.spread else "0"
 
 
 def entrant_count(tournament: Tournament) -> int:

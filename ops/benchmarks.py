@@ -78,7 +78,7 @@ def timings(samples: list[float]) -> dict:
     }
 
 
-class QueryCounter(list):
+class _QueryCounter(list):
     """A database execute wrapper that keeps each query's SQL."""
 
     def __call__(self, execute, sql, params, many, context):
@@ -139,25 +139,25 @@ def time_pages(slug: str, renders: int = RENDERS) -> dict:
             response = client.get(url)
             if response.status_code != 200:
                 raise RuntimeError(f"{page} ({url}) answered {response.status_code}")
-        # As config.wsgi does once Django is loaded: what lives on is not rescanned by the
-        # garbage collector in the middle of a request.
-        gc.collect()
-        gc.freeze()
-        queries = QueryCounter()
-        with connection.execute_wrapper(queries):
-            client.get(url)
-        samples = []
-        for _ in range(renders):
-            start = time.perf_counter()
-            client.get(url)
-            samples.append((time.perf_counter() - start) * 1000)
-        figures[page] = {
-            "url": url,
-            "as": who,
-            "queries": len(queries),
-            **timings(samples),
-        }
+        figures[page] = {"url": url, "as": who, **time_url(client, url, renders)}
     return figures
+
+
+def time_url(client: Client, url: str, renders: int) -> dict:
+    """One warm page's query count and render times (the caller has warmed it up)."""
+    # As config.wsgi does once Django is loaded: what lives on is not rescanned by the
+    # garbage collector in the middle of a request.
+    gc.collect()
+    gc.freeze()
+    queries = _QueryCounter()
+    with connection.execute_wrapper(queries):
+        client.get(url)
+    samples = []
+    for _ in range(renders):
+        start = time.perf_counter()
+        client.get(url)
+        samples.append((time.perf_counter() - start) * 1000)
+    return {"queries": len(queries), **timings(samples)}
 
 
 # --- Orchestration (the parent `manage.py bench`) -------------------------------------------------

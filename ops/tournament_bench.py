@@ -22,7 +22,6 @@ Targets: a round drawn under `DRAW_TARGET_MS`; each page under `benchmarks.P95_T
 from __future__ import annotations
 
 import datetime as dt
-import gc
 import json
 import random
 import tempfile
@@ -32,7 +31,6 @@ from pathlib import Path
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
-from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
@@ -153,17 +151,7 @@ def time_pages(tournament_id: int, director_id: int, renders: int) -> dict:
             response = client.get(url)
             if response.status_code != 200:
                 raise RuntimeError(f"{page} ({url}) answered {response.status_code}")
-        gc.collect()
-        gc.freeze()
-        queries = benchmarks.QueryCounter()
-        with connection.execute_wrapper(queries):
-            client.get(url)
-        samples = []
-        for _ in range(renders):
-            start = time.perf_counter()
-            client.get(url)
-            samples.append((time.perf_counter() - start) * 1000)
-        figures[page] = {"url": url, "queries": len(queries), **benchmarks.timings(samples)}
+        figures[page] = {"url": url, **benchmarks.time_url(client, url, renders)}
     return figures
 
 

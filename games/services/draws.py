@@ -158,22 +158,36 @@ def round_draw(
         except DrawError as error:
             raise ValidationError(str(error)) from None
         round_ = _save_draw(session=session, number=number, draw=draw, actor=actor)
-        audit_record(
+        _audit_drawn(
+            round_,
             actor=actor,
-            action=GameVerb.ROUND_DRAWN,
-            obj=round_,
-            club=session.club,
-            data={
-                "session": session.pk,
-                "round": number,
-                "seed": seed,
-                "mode": draw.mode,
-                "tables": [list(table.seats) for table in draw.tables],
-                "session_repeats": draw.session_repeats,
-                "season_repeats": draw.season_repeats,
-            },
+            seed=seed,
+            mode=draw.mode,
+            tables=draw.tables,
+            session_repeats=draw.session_repeats,
+            season_repeats=draw.season_repeats,
         )
     return round_
+
+
+def _audit_drawn(
+    round_: Round, *, actor, seed: int, mode: str, tables: Sequence[DrawTable], **more
+) -> None:
+    """The audit entry of a round drawn or seated: its seed, mode and tables (and `more`)."""
+    audit_record(
+        actor=actor,
+        action=GameVerb.ROUND_DRAWN,
+        obj=round_,
+        club=round_.session.club,
+        data={
+            "session": round_.session_id,
+            "round": round_.number,
+            "seed": seed,
+            "mode": mode,
+            "tables": [list(table.seats) for table in tables],
+            **more,
+        },
+    )
 
 
 def round_seat(
@@ -196,20 +210,13 @@ def round_seat(
         number = session.rounds.count() + 1
         draw = Draw(seed=seed, mode=mode, tables=tuple(tables), session_repeats=0, season_repeats=0)
         round_ = _save_draw(session=session, number=number, draw=draw, actor=actor)
-    number = round_.number
-    audit_record(
+    _audit_drawn(
+        round_,
         actor=actor,
-        action=GameVerb.ROUND_DRAWN,
-        obj=round_,
-        club=session.club,
-        data={
-            "session": session.pk,
-            "round": number,
-            "seed": seed,
-            "mode": mode,
-            "tables": [list(table.seats) for table in tables],
-            "table_numbers": [table.number for table in tables],
-        },
+        seed=seed,
+        mode=mode,
+        tables=tables,
+        table_numbers=[table.number for table in tables],
     )
     return round_
 

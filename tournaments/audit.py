@@ -13,3 +13,4 @@ class TournamentVerb(models.TextChoices):
     MATCH_GAME_SEATED = "tournament.match_game_seated", "Playoff game seated"
     MATCH_DECIDED = "tournament.match_decided", "Playoff match decided"
     GAME_FORFEITED = "tournament.game_forfeited", "Playoff game forfeited (ACC rule 13.1)"
+    PRIZE_SHARES_SET = "tournament.prize_shares_set", "Prize shares set"

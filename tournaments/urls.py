@@ -13,6 +13,7 @@ urlpatterns = [
     path("<int:pk>/", views.TournamentDetailView.as_view(), name="detail"),
     path("<int:pk>/draw/", views.QualifyingDrawView.as_view(), name="draw"),
     path("<int:pk>/close/", views.QualifyingCloseView.as_view(), name="close"),
+    path("<int:pk>/prizes/", views.PrizeSharesView.as_view(), name="prizes"),
     path("matches/<int:pk>/forfeit/", views.MatchForfeitView.as_view(), name="forfeit"),
     # The public pages of a tournament.
     path("<int:pk>/standings/", public_views.StandingsView.as_view(), name="standings"),

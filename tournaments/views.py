@@ -27,8 +27,10 @@ from club.mixins import ClubMixin, PublicReadMixin
 from core.mixins import ClampedPaginator, PageMixin, ServiceFormMixin
 from tournaments import services
 from tournaments.director import director_day
-from tournaments.forms import DrawForm, ForfeitForm, TournamentForm
+from tournaments.forms import DrawForm, ForfeitForm, PrizeSharesForm, TournamentForm
 from tournaments.models import Match, Stage, Tournament
+from tournaments.prizes import PrizeError, prize_levels
+from tournaments.selectors import cut_size
 from tournaments.tables import TournamentTable
 
 RUN = "tournaments.run_tournament"
@@ -61,6 +63,9 @@ class TournamentCreateView(PermissionRequiredMixin, ClubMixin, ServiceFormMixin,
     permission_required = RUN
     template_name = "tournaments/new.html"
     form_class = TournamentForm
+
+    def get_form_kwargs(self):
+        return super().get_form_kwargs() | {"club": self.club}
 
     def perform(self, form):
         self.tournament = services.tournament_create(
@@ -219,3 +224,47 @@ class MatchForfeitView(PermissionRequiredMixin, DirectorPageMixin, View):
             return self.render_page(status=400, errors=error.messages)
         messages.success(request, f"{absent.display_name} forfeits a game (ACC rule 13.1).")
         return redirect("tournaments:detail", pk=match.tournament_id)
+
+
+class PrizeSharesView(PermissionRequiredMixin, TournamentMixin, ServiceFormMixin, FormView):
+    """The director's share of the prize fund for each level (the levels of the bracket once
+    qualifying has closed, else of the cut as the entrants checked in now make it)."""
+
+    permission_required = RUN
+    template_name = "tournaments/prizes.html"
+    form_class = PrizeSharesForm
+
+    def levels(self):
+        tournament = self.get_tournament()
+        qualifiers = len(tournament.seeds) or cut_size(tournament)
+        if qualifiers < 2:
+            return ()
+        try:
+            return prize_levels(qualifiers, tournament.prize_shares or None)
+        except PrizeError:  # shares set for another count of entrants: start from the default
+            return prize_levels(qualifiers)
+
+    def get_form_kwargs(self):
+        return super().get_form_kwargs() | {"levels": self.levels()}
+
+    def get_context_data(self, **kwargs):
+        tournament = self.get_tournament()
+        return super().get_context_data(**kwargs) | {
+            "tournament": tournament,
+            "closed": bool(tournament.seeds),
+            "default": not tournament.prize_shares,
+        }
+
+    def perform(self, form):
+        services.prize_shares_set(
+            tournament=self.get_tournament(), actor=self.request.user, shares=form.shares()
+        )
+        self.success_message = "Prize shares saved."
+
+    def form_invalid(self, form):
+        response = super().form_invalid(form)
+        response.status_code = 400
+        return response
+
+    def get_success_url(self):
+        return reverse("tournaments:detail", args=[self.get_tournament().pk])

@@ -86,6 +86,7 @@ def tournament_pages(club: Club, organiser, confirmer) -> dict[str, str]:
     return {
         "tournaments:list": reverse("tournaments:list"),
         "tournaments:new": reverse("tournaments:new"),
+        "tournaments:prizes": reverse("tournaments:prizes", args=[cup.pk]),
         "tournaments:detail@qualifying": reverse("tournaments:detail", args=[spring.pk]),
         "tournaments:detail@final": reverse("tournaments:detail", args=[cup.pk]),
         "tournaments:standings": reverse("tournaments:standings", args=[spring.pk]),

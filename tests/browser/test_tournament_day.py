@@ -31,9 +31,9 @@ from tests.browser.conftest import log_in
 from tests.browser.test_table_cards import card_path
 from tests.browser.test_table_link import phone, sides_of
 from tests.factories import PASSWORD, ClubFactory, PlayerFactory, UserFactory
-from tournaments import services as tournament_services
 from tournaments.models import Match, Stage, Tournament
 from tournaments.selectors import qualifying_standings
+from tournaments.services import qualifying
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -98,7 +98,7 @@ def play_at(page, strength: dict[int, int]) -> bool:
 def test_a_tournament_of_37_from_the_cards_on_the_tables_to_the_prize_fund(
     browser, live_server, screenshot, monkeypatch
 ):
-    monkeypatch.setattr(tournament_services, "secrets", Seeded(54))
+    monkeypatch.setattr(qualifying, "secrets", Seeded(54))
     club, director, players = the_club()
     strength = {player.pk: rank for rank, player in enumerate(players)}
     base = live_server.url

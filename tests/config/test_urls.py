@@ -125,6 +125,7 @@ OLD_URLS = (
     ("tournaments:detail", "tournaments/<int:pk>/"),
     ("tournaments:draw", "tournaments/<int:pk>/draw/"),
     ("tournaments:close", "tournaments/<int:pk>/close/"),
+    ("tournaments:prizes", "tournaments/<int:pk>/prizes/"),
     ("tournaments:forfeit", "tournaments/matches/<int:pk>/forfeit/"),
     ("tournaments:standings", "tournaments/<int:pk>/standings/"),
     ("tournaments:bracket", "tournaments/<int:pk>/bracket/"),

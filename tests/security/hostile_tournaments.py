@@ -1,6 +1,7 @@
 """How to post to the director's tournament pages, read into `hostile_world.TARGETS`: a new
-tournament, the draw of a qualifying round, closing qualifying, and a forfeit in the playoffs
-(ACC rule 13.1), each posted by an organiser. Terms as in `tests/security/hostile_world.py`.
+tournament, its prize shares, the draw of a qualifying round, closing qualifying, and a forfeit
+in the playoffs (ACC rule 13.1), each posted by an organiser. Terms as in
+`tests/security/hostile_world.py`.
 """
 
 from __future__ import annotations
@@ -107,8 +108,21 @@ def match_forfeit(w: World) -> Target:
     return Target(reverse("tournaments:forfeit", args=[final.pk]), w.organiser, fields, valid)
 
 
+def prize_shares(w: World) -> Target:
+    """Five entrants: two qualify for a final, so two levels (the champion, the runner-up)."""
+    tournament = entered(w)
+    percent = st.one_of(st.decimals(-5, 105, places=3).map(str), HOSTILE)
+    fields = Fields(
+        {"level_0": percent, "level_1": percent, "use_default": st.sampled_from(("on", ""))},
+        text=["level_0", "level_1"],
+    )
+    valid = [{"level_0": "65", "level_1": "35"}, {"use_default": "on"}]
+    return Target(reverse("tournaments:prizes", args=[tournament.pk]), w.organiser, fields, valid)
+
+
 TARGETS = {
     "tournaments:new": tournament_new,
+    "tournaments:prizes": prize_shares,
     "tournaments:draw": qualifying_draw,
     "tournaments:close": qualifying_close,
     "tournaments:forfeit": match_forfeit,

@@ -166,6 +166,7 @@ PAGES = {
     # the organisers' (tournaments.run_tournament).
     "tournaments:list": (PUBLISHED, 200, 200, 200, 200, 200, PUBLISHED_OR_403),
     "tournaments:new": (LOGIN, 403, 403, 200, 403, 200, 403),
+    "tournaments:prizes": (LOGIN, 403, 403, 200, 403, 404, 403),
     "tournaments:detail": (LOGIN, 200, 200, 200, 404, 404, 403),
     "tournaments:draw": (LOGIN, 403, 403, 405, 403, 405, 403),
     "tournaments:close": (LOGIN, 403, 403, 405, 403, 405, 403),

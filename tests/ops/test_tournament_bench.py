@@ -10,6 +10,8 @@ def test_a_small_tournament_is_built_and_its_pages_timed(db, settings):
     assert built["entrants"] == 9 and built["qualifiers"] == 3
     assert built["draw_ms"]["max_ms"] > 0
 
+    # time_pages serves the bench's club by default; through the fixture, so it is put back.
+    settings.PEGBOARD_DEFAULT_CLUB = tournament_bench.SLUG
     pages = tournament_bench.time_pages(built["tournament"], built["director"], renders=2)
 
     assert set(pages) == {"standings", "bracket", "director"}

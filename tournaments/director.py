@@ -17,10 +17,10 @@ from dataclasses import dataclass
 from django.db.models import Count, Q
 
 from club.models import CheckIn
-from games.models import GameStatus, ResultLine, ResultState, Round
+from games.models import GameStatus, ResultState, Round
 from tournaments.bracket import bracket_size, qualifier_count, round_name
 from tournaments.models import Match, Stage, Tournament
-from tournaments.selectors import QUALIFYING
+from tournaments.selectors import QUALIFYING, bracket_scores
 
 
 @dataclass(frozen=True)
@@ -99,21 +99,14 @@ def matches_in_play(tournament: Tournament) -> list[MatchLine]:
         .select_related("top", "bottom")
         .order_by("round_number", "position")
     )
-    wins = ResultLine.objects.filter(
-        result__state=ResultState.CONFIRMED,
-        won=True,
-        result__game__match_game__match__in=[match.pk for match in matches],
-    ).values_list("result__game__match_game__match_id", "player_id")
-    won: dict[tuple[int, int], int] = {}
-    for match_id, player_id in wins:
-        won[match_id, player_id] = won.get((match_id, player_id), 0) + 1
+    scores = bracket_scores(matches)
     size = bracket_size(len(tournament.seeds))
     return [
         MatchLine(
             match=match,
             round_name=round_name(match.round_number, size),
-            top_wins=won.get((match.pk, match.top_id), 0),
-            bottom_wins=won.get((match.pk, match.bottom_id), 0),
+            top_wins=scores[match.pk][0],
+            bottom_wins=scores[match.pk][1],
         )
         for match in matches
     ]

@@ -130,28 +130,14 @@ def bracket(tournament: Tournament) -> dict[int, list[Match]]:
     return rounds
 
 
-def match_score(match: Match) -> tuple[int, int]:
-    """Games won by the top and the bottom player in the match's confirmed games."""
-    top = bottom = 0
-    lines = ResultLine.objects.filter(
-        result__state=ResultState.CONFIRMED, result__game__match_game__match=match, won=True
-    ).values_list("player_id", flat=True)
-    for player_id in lines:
-        if player_id == match.top_id:
-            top += 1
-        elif player_id == match.bottom_id:
-            bottom += 1
-    return top, bottom
-
-
-def match_scores(tournament: Tournament) -> dict[int, dict[int, int]]:
+def match_scores(tournament_id: int) -> dict[int, dict[int, int]]:
     """Every match's games won so far, by player: match id -> {player id: games won} (one
     query, whatever the size of the bracket)."""
     scores: dict[int, dict[int, int]] = {}
     rows = (
         ResultLine.objects.filter(
             result__state=ResultState.CONFIRMED,
-            result__game__match_game__match__tournament=tournament,
+            result__game__match_game__match__tournament_id=tournament_id,
             won=True,
         )
         .values_list("result__game__match_game__match_id", "player_id")
@@ -189,21 +175,16 @@ def qualifying_progress(tournament: Tournament) -> tuple[int, int]:
 
 
 def bracket_scores(matches: Iterable[Match]) -> dict[int, tuple[int, int]]:
-    """The games won by the top and the bottom player of each of `matches` (one tournament's,
-    as `bracket` gives them), by match id, in one query: `match_score` for a whole bracket."""
+    """The games won by the top and the bottom player of each of `matches` (one tournament's),
+    by match id: `match_scores` read for a bracket's pages."""
     matches = list(matches)
     if not matches:
         return {}
-    wins: dict[int, list[int]] = {}
-    lines = ResultLine.objects.filter(
-        result__state=ResultState.CONFIRMED,
-        result__game__match_game__match__tournament_id=matches[0].tournament_id,
-        won=True,
-    ).values_list("result__game__match_game__match_id", "player_id")
-    for match_id, player_id in lines:
-        wins.setdefault(match_id, []).append(player_id)
-    scores = {}
-    for match in matches:
-        won = wins.get(match.pk, [])
-        scores[match.pk] = (won.count(match.top_id), won.count(match.bottom_id))
-    return scores
+    wins = match_scores(matches[0].tournament_id)
+    return {
+        match.pk: (
+            wins.get(match.pk, {}).get(match.top_id, 0),
+            wins.get(match.pk, {}).get(match.bottom_id, 0),
+        )
+        for match in matches
+    }

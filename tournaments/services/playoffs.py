@@ -123,7 +123,7 @@ def _advance(tournament: Tournament, session: Session, actor) -> None:
     to read the bracket, whatever its size."""
     to_seat: dict[tuple[int, int], list[tuple[Match, int]]] = {}
     matches = list(Match.objects.filter(tournament=tournament).order_by("round_number", "position"))
-    scores, waiting = match_scores(tournament), games_waiting(tournament)
+    scores, waiting = match_scores(tournament.pk), games_waiting(tournament)
     played = dict(
         MatchGame.objects.filter(match__tournament=tournament)
         .values("match_id")

@@ -14,7 +14,7 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from club import services as club_services
-from club.models import CheckIn, SessionKind
+from club.models import SessionKind
 from core.models import AuditEntry
 from games import services as game_services
 from games.models import Game, GameStatus, ResultState, Seat, SessionTotal
@@ -262,13 +262,12 @@ def test_a_tournament_of_37_plays_qualifying_the_cut_and_the_bracket_to_a_champi
     assert semi.best_of == 3 and semi.match_games.count() == 2
     tables = Game.objects.filter(match_game__match__round_number=1).values_list("table", flat=True)
     assert len(set(tables)) == 2
-    assert not CheckIn.objects.filter(session=tournament.session, paid_at__isnull=True).exists()
 
 
 def test_a_qualifier_who_does_not_appear_forfeits_game_by_game(club, organiser, confirmer):
     """ACC rule 13.1: a game forfeited after five minutes, another every fifteen."""
     tournament = make_tournament(club, organiser, qualifying_games=1, match_lengths=[3])
-    players = enter(tournament, organiser, 8)
+    enter(tournament, organiser, 8)
     play_qualifying(tournament, organiser, confirmer)
     services.qualifying_close(tournament=tournament, actor=organiser, seed=1)
     final = Match.objects.get(tournament=tournament, round_number=1)
@@ -283,7 +282,6 @@ def test_a_qualifier_who_does_not_appear_forfeits_game_by_game(club, organiser, 
     assert final.winner_id == final.top_id
     assert tournament.stage == Stage.FINISHED and tournament.champion_id == final.top_id
     assert AuditEntry.objects.filter(action="tournament.game_forfeited").count() == 2
-    assert players
 
 
 def test_a_correction_that_would_undo_a_decided_match_is_refused(club, organiser, confirmer):

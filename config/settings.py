@@ -13,6 +13,8 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
+from config.caches import caches_from_env
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 TRUE_WORDS = {"1", "true", "yes", "on"}
@@ -167,6 +169,11 @@ elif _database["ENGINE"] == "django.db.backends.postgresql":
         "options": f"-c statement_timeout={env_seconds('DB_STATEMENT_TIMEOUT_MS', 10000)}",
         **_database.get("OPTIONS", {}),
     }
+
+# The cache (config/caches.py): Redis, shared by every app server, when CACHE_URL (or REDIS_URL)
+# gives one; else each process's own memory. Sessions stay in the database (Django's default
+# engine), which every server shares already.
+CACHES = caches_from_env(os.environ)
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -16,24 +16,29 @@ be pickled) still raises.
 from __future__ import annotations
 
 import logging
+import sys
 from collections.abc import Iterable
 from typing import Any
 
 from django.core.cache import cache
-from redis.exceptions import RedisError
 
 log = logging.getLogger("pegboard.cache")
-CACHE_FAILURES = (RedisError, OSError)
 
 
 def _failed(action: str, error: Exception) -> None:
+    """Log a cache failure, or raise `error` again when it is none (see the module's terms)."""
+    # redis-py is imported by the Redis backend when it first connects, so an error can only be
+    # a RedisError once it is loaded: a site without Redis never imports it.
+    redis = sys.modules.get("redis.exceptions")
+    if not (isinstance(error, OSError) or (redis and isinstance(error, redis.RedisError))):
+        raise error
     log.warning("The cache did not answer (%s: %s); going on without it.", action, error)
 
 
 def cache_get(key: str, default: Any = None) -> Any:
     try:
         return cache.get(key, default)
-    except CACHE_FAILURES as error:
+    except Exception as error:
         _failed("get", error)
         return default
 
@@ -41,7 +46,7 @@ def cache_get(key: str, default: Any = None) -> Any:
 def cache_get_many(keys: Iterable[str]) -> dict[str, Any]:
     try:
         return cache.get_many(keys)
-    except CACHE_FAILURES as error:
+    except Exception as error:
         _failed("get_many", error)
         return {}
 
@@ -49,7 +54,7 @@ def cache_get_many(keys: Iterable[str]) -> dict[str, Any]:
 def cache_set(key: str, value: Any, timeout: int) -> None:
     try:
         cache.set(key, value, timeout)
-    except CACHE_FAILURES as error:
+    except Exception as error:
         _failed("set", error)
 
 
@@ -62,5 +67,5 @@ def cache_count(key: str, timeout: int) -> None:
             cache.incr(key)
         except ValueError:  # evicted or expired since `add`: this one starts it again
             cache.add(key, 1, timeout)
-    except CACHE_FAILURES as error:
+    except Exception as error:
         _failed("count", error)

@@ -3,6 +3,10 @@ fresh and logins go on, each failure a warning in the log, never an error page. 
 is Redis at a port where nothing listens, so every call fails at once."""
 
 import logging
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 import redis
@@ -14,6 +18,12 @@ from config.caches import REDIS_BACKEND
 from core.shared_cache import cache_count, cache_get, cache_get_many, cache_set
 from tests.factories import PASSWORD, ClubFactory, UserFactory
 
+ROOT = Path(__file__).resolve().parents[2]
+PROBE = (
+    "import sys, django; django.setup(); "
+    "from core.shared_cache import cache_get, cache_set; cache_set('k', 1, 5); "
+    "print(cache_get('missing')); print('redis' in sys.modules)"
+)
 NOBODY_THERE = {
     "default": {
         "BACKEND": REDIS_BACKEND,
@@ -66,3 +76,27 @@ def test_logins_go_on_while_the_cache_is_down(client, cache_down):
     right = client.post(reverse("login"), {"username": user.username, "password": PASSWORD})
     assert right.status_code == 302
     assert client.get(reverse("home")).context["user"] == user
+
+
+def test_an_error_that_is_no_cache_failure_still_raises(monkeypatch):
+    def broken(*args, **kwargs):
+        raise TypeError("cannot pickle")
+
+    monkeypatch.setattr(cache, "set", broken)
+    with pytest.raises(TypeError, match="cannot pickle"):
+        cache_set("k", object(), 60)
+
+
+def test_a_site_without_redis_never_imports_it():
+    """One server needs no Redis: reading through core.shared_cache does not load redis-py."""
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE],
+        cwd=ROOT,
+        env={**os.environ, "DEBUG": "1", "DJANGO_SETTINGS_MODULE": "config.settings"}
+        | {"CACHE_URL": "", "REDIS_URL": ""},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["None", "False"]

@@ -109,23 +109,18 @@ def production_env(**extra: str) -> dict[str, str]:
     }
 
 
-def collect_static_files() -> None:
-    """Production settings serve static files from the checkout's collected manifest (the test
-    settings' STATIC_ROOT is a folder of this process's own). Collected again only when a source
-    is newer than it, so another run serving them from this checkout is left alone, as
-    ops.sqlite_writes does."""
-    manifest = ROOT / "staticfiles" / "staticfiles.json"
-    sources = [path for path in (ROOT / "static").rglob("*") if path.is_file()]
-    built = manifest.stat().st_mtime if manifest.exists() else 0
-    if any(path.stat().st_mtime > built for path in sources):
-        subprocess.run(
-            [sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"],
-            cwd=ROOT,
-            env=production_env(),
-            check=True,
-            capture_output=True,
-            timeout=120,
-        )
+def collect_static_files(folder: Path) -> None:
+    """Production settings serve static files from a collected manifest: collected into a
+    folder of this test's own (STATIC_ROOT), since other runs in this checkout may be
+    collecting into its own `staticfiles/` at the same moment."""
+    subprocess.run(
+        [sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"],
+        cwd=ROOT,
+        env=production_env(STATIC_ROOT=str(folder)),
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
 
 
 @contextlib.contextmanager
@@ -264,11 +259,18 @@ def visitor_keys(redis, prefix: str) -> list[str]:
     return sorted(key.decode().split(":", 2)[2] for key in keys)
 
 
-def test_two_servers_share_results_logins_lockouts_and_one_time_tokens(shared_cache, evening):
+def test_two_servers_share_results_logins_lockouts_and_one_time_tokens(
+    shared_cache, evening, tmp_path
+):
     url, prefix, redis = shared_cache
     session, (first, second), draft, names, two = evening
-    collect_static_files()
-    env = {"CACHE_URL": url, "CACHE_KEY_PREFIX": prefix, "PEGBOARD_DEFAULT_CLUB": session.club.slug}
+    collect_static_files(tmp_path)
+    env = {
+        "CACHE_URL": url,
+        "CACHE_KEY_PREFIX": prefix,
+        "PEGBOARD_DEFAULT_CLUB": session.club.slug,
+        "STATIC_ROOT": str(tmp_path),
+    }
     started = time.monotonic()
     with servers(2, **env) as (a, b):
         visitor = Browser()

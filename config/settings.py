@@ -13,6 +13,8 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
+from config.caches import caches_from_env
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 TRUE_WORDS = {"1", "true", "yes", "on"}
@@ -168,6 +170,11 @@ elif _database["ENGINE"] == "django.db.backends.postgresql":
         **_database.get("OPTIONS", {}),
     }
 
+# The cache (config/caches.py): Redis, shared by every app server, when CACHE_URL (or REDIS_URL)
+# gives one; else each process's own memory. Sessions stay in the database (Django's default
+# engine), which every server shares already.
+CACHES = caches_from_env(os.environ)
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -192,7 +199,8 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+# Where `collectstatic` gathers the static files and whitenoise serves them from.
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", "").strip() or BASE_DIR / "staticfiles")
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},

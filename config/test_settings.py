@@ -17,6 +17,10 @@ test client, while the benchmark tests (in the other suite, which CI runs at the
 collect into it: a file gone between the walk and its stat would be a 500. The tests' live server
 serves static files from the sources (its StaticFilesHandler, through the finders), and the
 tests that need collected files collect them where they say.
+
+Cache: always each process's own memory, whatever CACHE_URL says. Every test empties the cache
+(tests/conftest.py), and emptying a Redis cache empties its whole database; the tests that run
+the site on Redis start it in subprocesses with a database and key prefix of their own.
 """
 
 import os
@@ -25,10 +29,13 @@ from pathlib import Path
 
 os.environ.setdefault("DEBUG", "1")
 
+from config.caches import LOCAL_BACKEND  # noqa: E402
 from config.settings import *  # noqa: E402,F403
 from config.settings import DATABASES  # noqa: E402
 
 STATIC_ROOT = Path(tempfile.mkdtemp(prefix="pegboard-test-static-"))
+
+CACHES = {"default": {"BACKEND": LOCAL_BACKEND}}
 
 PASSWORD_HASHERS = [
     "django.contrib.auth.hashers.MD5PasswordHasher",

@@ -9,6 +9,8 @@ Terms:
   standings after a Thursday are read by everyone at once). The key holds the owner of the
   pages (`visitor_pages`, which the app that owns them fills in), its pages version, the path
   and the values of the query parameters the page declares it reads (`visitor_cache_params`).
+  The cache is the one every app server shares (core.shared_cache): a copy one server made is
+  served by all, and a cache that does not answer means a fresh render, never an error.
 """
 
 from __future__ import annotations
@@ -16,10 +18,11 @@ from __future__ import annotations
 import hashlib
 
 from django.conf import settings
-from django.core.cache import cache
 from django.core.exceptions import ImproperlyConfigured
 from django.db import models
 from django.http import QueryDict
+
+from core.shared_cache import cache_get, cache_set
 
 
 class PagesVersioned(models.Model):
@@ -101,7 +104,7 @@ class VisitorCacheMixin:
         query = self.visitor_query(request)  # checks the declaration on every request
         key = self.visitor_cache_key(request)
         if key is not None:
-            cached = cache.get(key)
+            cached = cache_get(key)
             if cached is not None:
                 return cached
             # The page is rendered from what its key holds, so the copy fits every request
@@ -111,7 +114,7 @@ class VisitorCacheMixin:
         if key is not None and response.status_code == 200 and not response.streaming:
 
             def keep(rendered):
-                cache.set(key, rendered, self.visitor_cache_seconds)
+                cache_set(key, rendered, self.visitor_cache_seconds)
 
             if getattr(response, "is_rendered", True):
                 keep(response)

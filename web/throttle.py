@@ -20,7 +20,9 @@ Terms:
 
 The counters live in Django's cache, changed with `add` and `incr` (atomic in the cache backends
 several processes share, Redis's included), so every app server that shares the cache counts
-together. A refusal reads the cache only: it costs neither a password hash nor a query.
+together. A refusal reads the cache only: it costs neither a password hash nor a query. A cache
+that does not answer (core.shared_cache) counts nothing and refuses nothing: the lock-out of
+one login from one address, kept in the database, still holds.
 """
 
 from __future__ import annotations
@@ -32,8 +34,9 @@ import math
 
 from axes.handlers.database import AxesDatabaseHandler
 from django.conf import settings
-from django.core.cache import cache
 from django.utils import timezone
+
+from core.shared_cache import cache_count, cache_get_many
 
 KEY_PREFIX = "pegboard:login-failures"
 
@@ -91,7 +94,7 @@ def address_refused_until(address: str | None) -> dt.datetime | None:
     not), or None if it is not refused now."""
     now = timezone.now()
     current_key, previous_key, window, elapsed = _keys(address, now)
-    counts = cache.get_many([current_key, previous_key])
+    counts = cache_get_many([current_key, previous_key])
     seconds = seconds_refused(
         current=counts.get(current_key, 0),
         previous=counts.get(previous_key, 0),
@@ -107,12 +110,7 @@ def address_refused_until(address: str | None) -> dt.datetime | None:
 def address_failure_add(address: str | None) -> None:
     """Count one failure of `address` in the current window."""
     key, _, window, _ = _keys(address, timezone.now())
-    timeout = int(2 * window) + 60  # the window after this one still reads it
-    cache.add(key, 0, timeout)
-    try:
-        cache.incr(key)
-    except ValueError:  # evicted or expired since `add`: this failure starts it again
-        cache.add(key, 1, timeout)
+    cache_count(key, int(2 * window) + 60)  # the window after this one still reads it
 
 
 class ClubLoginHandler(AxesDatabaseHandler):

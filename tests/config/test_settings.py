@@ -118,3 +118,12 @@ def test_the_trusted_proxies_are_a_whole_number_from_the_environment():
     for value in ("one", "-1", "²"):
         bad = run_manage("check", env=env | {"PEGBOARD_PROXIES": value})
         assert bad.returncode != 0 and f"PEGBOARD_PROXIES={value!r}" in bad.stderr
+
+
+def test_the_static_files_folder_is_read_from_the_environment(tmp_path):
+    """STATIC_ROOT: where `collectstatic` gathers the files and whitenoise serves them from."""
+    script = "from django.conf import settings as s; print(s.STATIC_ROOT)"
+    default = run_manage("shell", "-c", script, env=PRODUCTION_ENV)
+    assert default.stdout.splitlines()[-1] == str(ROOT / "staticfiles")
+    chosen = run_manage("shell", "-c", script, env=PRODUCTION_ENV | {"STATIC_ROOT": str(tmp_path)})
+    assert chosen.stdout.splitlines()[-1] == str(tmp_path)

@@ -96,3 +96,29 @@ class GameRating(models.Model):
     @property
     def provisional(self) -> bool:
         return is_provisional(self.games)
+
+
+class RatingsStale(models.Model):
+    """A club's ratings from one point of the replay order on are not replayed yet: a result
+    there was confirmed or corrected, and the replay of it and of everything after it runs in
+    short steps (standings.services). Rows before the point are right; rows from it on are as
+    they stood and are replaced step by step. Written in the transaction of the change that
+    needs the replay, so it outlives a process that dies before the replay is done; gone when
+    the replay reaches the end."""
+
+    club = models.OneToOneField(Club, on_delete=models.CASCADE, primary_key=True, related_name="+")
+    # The first session not replayed yet, as its place in the replay order: a plain id, not a
+    # foreign key, since a session with no result (deleted meanwhile) may hold the place.
+    date = models.DateField()
+    session_number = models.PositiveBigIntegerField(help_text="The session's id.")
+    marked_at = models.DateTimeField(help_text="When the replay was first asked for.")
+    advanced_at = models.DateTimeField(
+        help_text="When a step last moved the replay on (or it was asked for)."
+    )
+
+    class Meta:
+        ordering = ["club_id"]
+        verbose_name_plural = "ratings stale"
+
+    def __str__(self) -> str:
+        return f"Ratings of club {self.club_id} stale from {self.date}"

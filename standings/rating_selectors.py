@@ -11,6 +11,9 @@ PROVISIONAL_GAMES rated games. A player with no rated game has no rating and is 
   the least likely first.
 - `expected_vs_actual(club, player, season=None)`: the wins the model expected of the player
   (the sum of their sides' win chances) against the wins they had.
+- `ratings_pending_from(club)`: the date from which the club's ratings are still being replayed
+  (standings.services: a correction's replay runs in steps), None when they are up to date.
+  The pages say so over the figures rather than pass half-replayed ones off as final.
 
 Each is one query, whatever the length of the club's history.
 """
@@ -24,7 +27,7 @@ from django.db.models import Count, OuterRef, Q, Subquery, Sum
 
 from club.models import Club, Player, Session
 from club.seasons import in_season
-from standings.models import GameRating, is_provisional, ordinal
+from standings.models import GameRating, RatingsStale, is_provisional, ordinal
 
 LATEST_FIRST = ("-date", "-session_id", "-round_number", "-table", "-game_id")
 
@@ -203,3 +206,8 @@ def expected_vs_actual(club: Club, player: Player, season: int | None = None) ->
     return ExpectedActual(
         games=figures["games"], wins=figures["wins"], expected_wins=figures["expected"] or 0.0
     )
+
+
+def ratings_pending_from(club: Club) -> dt.date | None:
+    """The date of the first session whose ratings are not replayed yet (None: all are)."""
+    return RatingsStale.objects.filter(club=club).values_list("date", flat=True).first()

@@ -159,32 +159,50 @@ class Tables:
 TABLES = Tables()
 
 
+@dataclass(frozen=True, order=True)
+class Position:
+    """A point of the replay order between sessions: just before the session `pk` of `date`
+    (which need not exist any more). Compares as the replay order does."""
+
+    date: object  # datetime.date
+    pk: int
+
+
+def position_of(session) -> Position:
+    return Position(date=session.date, pk=session.pk)
+
+
 def from_session(since, session: str = "session_id") -> Q:
-    """Rows of `since` and of later sessions in the replay order (date, then session id). The
-    plain `date__gte` lets the database use its (club, date) indexes."""
+    """Rows of `since` (a session or a Position) and of later sessions in the replay order
+    (date, then session id). The plain `date__gte` lets the database use its (club, date)
+    indexes."""
     return Q(date__gte=since.date) & (Q(date__gt=since.date) | Q(**{f"{session}__gte": since.pk}))
 
 
-def before_session(since) -> Q:
-    """Rows of the sessions before `since` in the replay order."""
-    return Q(date__lte=since.date) & (Q(date__lt=since.date) | Q(session_id__lt=since.pk))
+def before_session(since, session: str = "session_id") -> Q:
+    """Rows of the sessions before `since` (a session or a Position) in the replay order."""
+    return Q(date__lte=since.date) & (Q(date__lt=since.date) | Q(**{f"{session}__lt": since.pk}))
 
 
-def _sessions_from(club_id: int, since, tables: Tables):
-    """The club's sessions from `since` on in the replay order (all of them without it)."""
+def _sessions_from(club_id: int, since, tables: Tables, until=None):
+    """The club's sessions from `since` on (all of them without it) and before `until` (to the
+    end without it), in the replay order."""
     sessions = tables.session.objects.filter(club_id=club_id)
     if since is not None:
         sessions = sessions.filter(from_session(since, "pk"))
+    if until is not None:
+        sessions = sessions.filter(before_session(until, "pk"))
     return sessions
 
 
-def rated_games(club_id: int, since=None, tables: Tables = TABLES) -> list[RatedGame]:
-    """The club's rated games from `since` (a session) on, in the replay order, from one
-    query. A forfeit is not rated: the game was not played out (games.services.unfinished)."""
+def rated_games(club_id: int, since=None, tables: Tables = TABLES, until=None) -> list[RatedGame]:
+    """The club's rated games from `since` (a session) on, and before `until` when given, in the
+    replay order, from one query. A forfeit is not rated: the game was not played out
+    (games.services.unfinished)."""
     lines = (
         tables.line.objects.filter(
             result__state=ResultState.CONFIRMED,
-            result__game__session__in=_sessions_from(club_id, since, tables).values("pk"),
+            result__game__session__in=_sessions_from(club_id, since, tables, until).values("pk"),
         )
         .exclude(result__source=ResultSource.FORFEIT)
         .order_by(

@@ -18,8 +18,10 @@ from django_tables2 import SingleTableMixin
 from club.mixins import ClubMixin, ClubVisitorCacheMixin, PublicReadMixin
 from club.models import Player
 from club.seasons import season_label
+from club.selectors import current_club
 from core.export import CsvExportMixin
 from money.selectors import may_see_player_money
+from standings import catch_up
 from standings.charts import Point, bar_chart_svg, line_chart_svg
 from standings.highlights import GRAND_SLAM_GAMES, STREAK_GAMES
 from standings.models import PROVISIONAL_GAMES
@@ -28,6 +30,7 @@ from standings.rating_selectors import (
     current_ratings,
     expected_vs_actual,
     player_rating_history,
+    ratings_pending_from,
 )
 from standings.ratings import MODEL
 from standings.selectors import (
@@ -53,9 +56,15 @@ def with_ratings(rows: list[SeasonStanding], ratings: list[PlayerRating]) -> lis
 
 
 class SeasonMixin(PublicReadMixin, ClubMixin):
-    """Standings pages: public when the club publishes them; `?season=` picks the season."""
+    """Standings pages: public when the club publishes them; `?season=` picks the season. Each
+    shows ratings, so each says when they are still being replayed (`ratings_pending_from`)."""
 
     permission_required = "club.view_session"
+
+    def get_context_data(self, **kwargs):
+        return super().get_context_data(
+            ratings_pending_from=ratings_pending_from(self.club), **kwargs
+        )
 
     def seasons(self) -> list[int]:
         if not hasattr(self, "_seasons"):
@@ -154,6 +163,13 @@ class RatingsView(
     table_pagination = False
     visitor_cache_params = ("sort", "_export")
     export_name = "ratings"
+
+    def dispatch(self, request, *args, **kwargs):
+        # A replay left behind by a process that died resumes when someone looks (before the
+        # visitors' cache, which would keep serving the page that says it is pending).
+        if (club := current_club(request)) is not None:
+            catch_up.resume(club.pk)
+        return super().dispatch(request, *args, **kwargs)
 
     def get_table_data(self):
         return current_ratings(self.club)

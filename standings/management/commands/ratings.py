@@ -1,12 +1,14 @@
-"""`manage.py ratings [--club SLUG] [--json] [--rebuild]`: the club's ratings table, as the pages
-show it (standings.rating_selectors.current_ratings): player, games, mu, sigma, ordinal (the
-displayed rating, mu − 3·sigma) and whether the rating is still provisional.
+"""`manage.py ratings [--club SLUG] [--json] [--rebuild] [--catch-up]`: the club's ratings
+table, as the pages show it (standings.rating_selectors.current_ratings): player, games, mu,
+sigma, ordinal (the displayed rating, mu − 3·sigma) and whether the rating is still provisional.
 
 Without `--club`, the club visitors see (PEGBOARD_DEFAULT_CLUB, else the first club).
 `--rebuild` first recomputes every rating from the confirmed results
-(standings.services.ratings_rebuild, written to the audit log). `--json` prints the figures
-unrounded, with the model's parameters, for anyone who recomputes them. An unknown club: a
-message on stderr, exit code 2.
+(standings.services.ratings_rebuild, written to the audit log). `--catch-up` first finishes a
+replay still pending (a correction's, left behind by a process that stopped half way:
+standings.catch_up), in the foreground; the table says when one is pending. `--json` prints
+the figures unrounded, with the model's parameters, for anyone who recomputes them. An unknown
+club: a message on stderr, exit code 2.
 """
 
 import json
@@ -16,9 +18,9 @@ from django.core.management.base import BaseCommand, CommandError
 from club.models import Club
 from club.selectors import default_club
 from standings.models import PROVISIONAL_GAMES
-from standings.rating_selectors import current_ratings
+from standings.rating_selectors import current_ratings, ratings_pending_from
 from standings.ratings import MODEL
-from standings.services import ratings_rebuild
+from standings.services import ratings_catch_up, ratings_rebuild
 
 
 def model_parameters() -> dict:
@@ -47,8 +49,13 @@ class Command(BaseCommand):
             action="store_true",
             help="recompute every rating from the confirmed results first",
         )
+        parser.add_argument(
+            "--catch-up",
+            action="store_true",
+            help="finish a pending replay of the ratings first (one left behind half way)",
+        )
 
-    def handle(self, *args, club: str | None, rebuild: bool, **options):
+    def handle(self, *args, club: str | None, rebuild: bool, catch_up: bool, **options):
         chosen = default_club() if club is None else Club.objects.filter(slug=club).first()
         if chosen is None:
             slugs = ", ".join(Club.objects.order_by("slug").values_list("slug", flat=True))
@@ -59,12 +66,20 @@ class Command(BaseCommand):
             self.stderr.write(
                 f"Rebuilt the ratings of {chosen.name} from {replayed.games:,} rated games."
             )
+        if catch_up:
+            replayed = ratings_catch_up(club_id=chosen.pk)
+            self.stderr.write(
+                f"The ratings of {chosen.name} are up to date ({replayed.games:,} rated games "
+                "replayed)."
+            )
         rows = current_ratings(chosen)
+        pending = ratings_pending_from(chosen)
         if options["json"]:
             data = {
                 "club": chosen.slug,
                 "model": model_parameters(),
                 "provisional_below_games": PROVISIONAL_GAMES,
+                "pending_from": pending.isoformat() if pending else None,
                 "ratings": [
                     {
                         "player_id": row.player_id,
@@ -84,6 +99,11 @@ class Command(BaseCommand):
             f"Ratings of {chosen.name}: ordinal = mu − 3·sigma (openskill Plackett-Luce), "
             f"provisional under {PROVISIONAL_GAMES} games"
         )
+        if pending:
+            self.stdout.write(
+                f"Being brought up to date: every rated game from {pending:%-d %B %Y} on is "
+                "being replayed (--catch-up finishes it here)."
+            )
         if not rows:
             self.stdout.write("No rated game yet: a rating starts with a confirmed result.")
             return

@@ -52,10 +52,13 @@ serve: migrate
 # a second). Tests named in PYTEST_ARGS (`make test PYTEST_ARGS=tests/web/test_pages.py`) run in
 # this one process, without workers; TEST_WORKERS=N (0: none) says otherwise. A `-n` in
 # PYTEST_ARGS wins too: pytest reads the last one given.
+# PYTHONDONTWRITEBYTECODE is emptied for the run: with it set, every worker and every manage.py
+# the tests start compiles the project's modules (and pytest rewrites each test module's asserts)
+# from the source again, instead of reading what the last run cached in __pycache__/.
 TEST_WORKERS ?= $(if $(filter tests/% ./tests/%,$(PYTEST_ARGS)),0,auto)
 
 test: install
-	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist worksteal $(PYTEST_ARGS)
+	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist worksteal $(PYTEST_ARGS)
 
 # Prints one JSON document on stdout (progress goes to stderr).
 bench: install

@@ -1,6 +1,6 @@
 # Pegboard: `make run` serves the demo club, `make serve` your own club (see "Start your own
-# club" in docs/operators/install.md), `make test` runs the whole suite, `make docs` builds the
-# docs.
+# club" in docs/operators/install.md), `make test` runs the whole suite (on every core), `make
+# docs` builds the docs.
 # Both create .venv with the machine's python3 on first use and are safe to run again.
 
 PYTHON ?= python3
@@ -47,8 +47,18 @@ serve: migrate
 	@echo "Pegboard is at http://$(HOST):$(PORT)/ (Ctrl-C stops it)"
 	$(BIN)/python manage.py runserver $(HOST):$(PORT)
 
+# The suite runs in one worker process per core (pytest-xdist), each taking tests from the others'
+# queues when its own runs dry (`--dist worksteal`: a few tests take a minute, most a fraction of
+# a second). Tests named in PYTEST_ARGS (`make test PYTEST_ARGS=tests/web/test_pages.py`) run in
+# this one process, without workers; TEST_WORKERS=N (0: none) says otherwise. A `-n` in
+# PYTEST_ARGS wins too: pytest reads the last one given.
+# PYTHONDONTWRITEBYTECODE is emptied for the run: with it set, every worker and every manage.py
+# the tests start compiles the project's modules (and pytest rewrites each test module's asserts)
+# from the source again, instead of reading what the last run cached in __pycache__/.
+TEST_WORKERS ?= $(if $(filter tests/% ./tests/%,$(PYTEST_ARGS)),0,auto)
+
 test: install
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist worksteal $(PYTEST_ARGS)
 
 # Prints one JSON document on stdout (progress goes to stderr).
 bench: install

@@ -9,12 +9,20 @@ organiser of `club`.
 A *table* is one game of round 1, drawn through the services in a club of its own: `table` (its
 players have logins), `jackpot_table` (its session runs the hand jackpots) and `link_table` (its
 players have no logins and play through the table's link).
+
+The suite runs in several worker processes at once (pytest-xdist, docs/developers/tests.md):
+`checkout_static_files` is the one thing here they take turns at.
 """
 
 import datetime as dt
+import fcntl
+import hashlib
+import tempfile
+from pathlib import Path
 from unittest import mock
 
 import pytest
+from django.conf import settings
 from django.utils import timezone
 
 from club.roles import JUDGES, ORGANISERS, PLAYERS
@@ -121,3 +129,24 @@ def clock():
     found = Clock()
     with mock.patch("django.utils.timezone.now", side_effect=lambda: found.now):
         yield found
+
+
+@pytest.fixture
+def checkout_static_files():
+    """The checkout's collected static files (`staticfiles/`, where production settings collect
+    and serve them), held by this test alone until it ends.
+
+    A test that starts gunicorn or `manage.py collectstatic` with production settings takes this
+    fixture: collectstatic deletes and rewrites the hashed files and their manifest, and WhiteNoise
+    walks the folder when gunicorn starts, so a file gone mid-walk would stop a server that another
+    worker's test is starting. The lock is a file in the system's temporary folder named after the
+    checkout, so every test process of this checkout (the workers of one run, and a second run
+    beside it) waits for it, and no other checkout does."""
+    checkout = str(Path(settings.BASE_DIR).resolve()).encode()
+    name = f"pegboard-staticfiles-{hashlib.sha256(checkout).hexdigest()[:16]}.lock"
+    with open(Path(tempfile.gettempdir()) / name, "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield Path(settings.BASE_DIR) / "staticfiles"
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)

@@ -53,7 +53,7 @@ def test_bench_draw_times_only_the_draw():
     assert draw["under_target"] == (draw["max_ms"] < 300)
 
 
-def test_the_history_benchmarks_run_end_to_end(monkeypatch):
+def test_the_history_benchmarks_run_end_to_end(monkeypatch, checkout_static_files):
     """Two tiny histories seeded in child processes, the pages timed on each (the live board, its
     refresh and a table's page among them), gunicorn driven: the machinery of `make bench`, not
     its figures."""

@@ -17,7 +17,7 @@ from ops.sqlite_writes import sqlite_writes, static_files_current
     connection.vendor != "sqlite",
     reason="The bench builds a SQLite file of its own: the SQLite run covers this.",
 )
-def test_eight_phones_writing_at_once_get_no_error():
+def test_eight_phones_writing_at_once_get_no_error(checkout_static_files):
     """8 clients, 3 seconds, the demo club without its past season (the whole run stays near
     20 s: migrating the fresh file is most of it)."""
     report = sqlite_writes(clients=8, seconds=3, season=False)

@@ -8,8 +8,9 @@ import random
 from collections import Counter, defaultdict
 
 import pytest
+from django.db import transaction
 
-from club.models import Player
+from club.models import Club, Player
 from games import services as game_services
 from games.models import ResultLine, ResultState
 from money.selectors import accepted_hands
@@ -350,20 +351,32 @@ def longest_run(games) -> int:
     return best
 
 
+@pytest.fixture(scope="module")
+def played_history(django_db_setup, django_db_blocker) -> tuple[int, list[int]]:
+    """The ids of `history`'s club and players, played once for the module inside a
+    transaction rolled back at the end; each test runs in a savepoint of it."""
+    with django_db_blocker.unblock(), transaction.atomic():
+        people = UserFactory(role="organisers"), UserFactory(role="organisers")
+        club = ClubFactory()
+        players = roster(club, *(f"Player {n:02}" for n in range(12)))
+        rng = random.Random(18)
+        for n in range(6):
+            order = rng.sample(players[1:], 11)
+            if n >= 2:  # the favourite comes, and wins every game
+                order = [players[0], *order[:10]]
+            play_session(club, people, week(n), order, rounds=3)
+        yield club.pk, [player.pk for player in players]
+        transaction.set_rollback(True)
+
+
 @pytest.fixture
-def history(people):
+def history(played_history):
     """Six Thursdays of eleven of a dozen players, each in a shuffled order of strength, and
     the favourite, away for the first two, winning every game of the last four (a streak
-    across sessions)."""
-    club = ClubFactory()
-    players = roster(club, *(f"Player {n:02}" for n in range(12)))
-    rng = random.Random(18)
-    for n in range(6):
-        order = rng.sample(players[1:], 11)
-        if n >= 2:  # the favourite comes, and wins every game
-            order = [players[0], *order[:10]]
-        play_session(club, people, week(n), order, rounds=3)
-    return club, players
+    across sessions): (the club, its players in roster order)."""
+    club_id, player_ids = played_history
+    players = Player.objects.in_bulk(player_ids)
+    return Club.objects.get(pk=club_id), [players[pk] for pk in player_ids]
 
 
 def test_running_streaks_are_a_recount_of_the_lines(history):

@@ -10,11 +10,13 @@ import json
 import re
 
 import pytest
+from django.db import transaction
 
+from club.models import Club
 from standings.models import PROVISIONAL_GAMES
 from standings.rating_selectors import current_ratings, expected_vs_actual
 from tests.builders import run_session
-from tests.factories import PlayerFactory, UserFactory
+from tests.factories import ClubFactory, PlayerFactory, UserFactory
 from tests.standings.test_ratings_command import run
 
 pytestmark = pytest.mark.django_db
@@ -22,19 +24,28 @@ pytestmark = pytest.mark.django_db
 LAST_YEAR, THIS_YEAR = dt.date(2025, 11, 6), dt.date(2026, 3, 5)
 
 
+@pytest.fixture(scope="module")
+def rated_club(django_db_setup, django_db_blocker) -> int:
+    """The id of a club of two seasons: seven players three rounds last year, then the same
+    seven and a newcomer with one game this year (provisional). Played once for the module
+    inside a transaction rolled back at the end; each test runs in a savepoint of it."""
+    with django_db_blocker.unblock(), transaction.atomic():
+        club = ClubFactory(name="Rated Club", slug="rated", standings_public=True)
+        people = UserFactory(role="organisers"), UserFactory(role="organisers")
+        for n in range(7):
+            PlayerFactory(club=club, display_name=f"Player {n}")
+        for week in range(5):
+            date = LAST_YEAR + dt.timedelta(7 * week)
+            run_session(club, *people, players=7, rounds=3, date=date)
+        run_session(club, *people, players=8, rounds=1, date=THIS_YEAR)
+        yield club.pk
+        transaction.set_rollback(True)
+
+
 @pytest.fixture
-def rated(club):
-    """Two seasons: seven players three rounds last year, then the same seven and a newcomer
-    with one game this year (provisional)."""
-    club.standings_public = True
-    club.save()
-    people = UserFactory(role="organisers"), UserFactory(role="organisers")
-    for n in range(7):
-        PlayerFactory(club=club, display_name=f"Player {n}")
-    for week in range(5):
-        run_session(club, *people, players=7, rounds=3, date=LAST_YEAR + dt.timedelta(7 * week))
-    run_session(club, *people, players=8, rounds=1, date=THIS_YEAR)
-    return club
+def rated(rated_club) -> Club:
+    """The rated club (`rated_club`), the only club on the site: the visitors' club."""
+    return Club.objects.get(pk=rated_club)
 
 
 def test_the_ratings_page_shows_the_commands_numbers(rated, client):
@@ -110,7 +121,9 @@ def test_the_player_page_charts_the_rating_with_its_band(rated, client):
     assert f"expected <strong>{luck.expected_wins:.1f}</strong>" in chart
 
 
-def test_an_unrated_player_has_no_rating_yet(club, client):
+def test_an_unrated_player_has_no_rating_yet(club, client, settings):
+    # The rated club of the other tests is on the site too: the visitors are sent to this one.
+    settings.PEGBOARD_DEFAULT_CLUB = club.slug
     club.standings_public = True
     club.save()
     player = PlayerFactory(club=club)

@@ -11,17 +11,20 @@ one in four entrants qualify) and http://cribbage.org/rules/playoffbracket.asp (
 from __future__ import annotations
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
+from django.db import transaction
 from django.db.models import Sum
 from django.urls import reverse
 
+from club.roles import ORGANISERS
 from core.models import AuditEntry
 from money.hooks import pot_plan
 from money.models import LedgerEntry, LedgerKind, Payout, Pot, SettlementState
 from money.selectors import pot_balance, session_cash_box, settle_blockers, settle_inputs
 from money.services import SettleChanged, session_reopen, session_settle, settle_plan
 from tests.builders import run_session
-from tests.factories import ClubFactory
+from tests.factories import ClubFactory, UserFactory
 from tests.tournaments.test_tournament_services import (
     enter,
     make_tournament,
@@ -67,11 +70,30 @@ def finished_tournament(club, organiser, confirmer, entrants: int = 37, **change
     return tournament
 
 
+@pytest.fixture(scope="module")
+def settled_world(django_db_setup, django_db_blocker) -> tuple[int, int]:
+    """(tournament id, organiser id): the finished tournament of 37 in a club of its own, its
+    session settled. Played once for the module (its qualifying and playoffs are most of the
+    module's time) inside a transaction rolled back at the end; each test runs in a savepoint of
+    it, so what one test changes (a reopening) the next does not see."""
+    with django_db_blocker.unblock(), transaction.atomic():
+        club = ClubFactory(name="Prize Fund Club", slug="prize-fund")
+        organiser, confirmer = (UserFactory(role=ORGANISERS, club=club) for _ in range(2))
+        tournament = finished_tournament(club, organiser, confirmer)
+        session_settle(session=tournament.session, actor=organiser, seed=3)
+        yield tournament.pk, organiser.pk
+        transaction.set_rollback(True)
+
+
 @pytest.fixture
-def settled(club, organiser, confirmer) -> Tournament:
-    tournament = finished_tournament(club, organiser, confirmer)
-    session_settle(session=tournament.session, actor=organiser, seed=3)
-    return tournament
+def settled(settled_world) -> Tournament:
+    return Tournament.objects.get(pk=settled_world[0])
+
+
+@pytest.fixture
+def settled_organiser(settled_world):
+    """An organiser of the settled tournament's club (`settled`), who settled it."""
+    return get_user_model().objects.get(pk=settled_world[1])
 
 
 def test_the_prize_fund_is_the_fees_less_the_clubs_share_paid_exactly(settled):
@@ -156,8 +178,8 @@ def test_the_payout_sheet_shown_is_what_settling_writes(club, organiser, confirm
     assert written == {p.player_id: p.amount_cents for p in plan.pot.payouts}
 
 
-def test_the_payout_sheet_and_the_ledger_show_the_clubs_share(settled, client, organiser):
-    client.force_login(organiser)
+def test_the_payout_sheet_and_the_ledger_show_the_clubs_share(settled, client, settled_organiser):
+    client.force_login(settled_organiser)
     sheet = client.get(reverse("money:settlement", args=[settled.session_id]))
     ledger = client.get(reverse("money:ledger"))
 
@@ -169,7 +191,8 @@ def test_the_payout_sheet_and_the_ledger_show_the_clubs_share(settled, client, o
     assert "Club&#x27;s share" in ledger.content.decode()
 
 
-def test_reopening_reverses_every_row_the_clubs_share_too(settled, organiser):
+def test_reopening_reverses_every_row_the_clubs_share_too(settled, settled_organiser):
+    organiser = settled_organiser
     session = settled.session
     settlement = session.settlements.get(state=SettlementState.CURRENT)
 

@@ -103,7 +103,7 @@ def _page_requests(slug: str) -> dict[str, tuple[str, object]]:
     """page -> (url, user or None) in the history club."""
     from club.models import Club, Session, SessionState
     from club.roles import JUDGES, ORGANISERS, PLAYERS
-    from games.models import ResultLine, Seat
+    from games.models import Game, ResultLine, Seat
 
     club = Club.objects.get(slug=slug)
     users = get_user_model().objects
@@ -118,21 +118,22 @@ def _page_requests(slug: str) -> dict[str, tuple[str, object]]:
         .first()["player_id"]
     )
     this_morning = Session.objects.filter(club=club, state=SessionState.OPEN).latest("date")
-    # This morning's last round drawn, its first table, and a player at it who has a login
-    # (their own game's page, as they open it after the round).
+    # This morning's last round drawn and its first table; the game page is the first table of
+    # that round with a player who has a login, as that player opens it after the round.
+    first = Game.objects.filter(session=this_morning).order_by("-round__number", "table").first()
     seat = (
-        Seat.objects.filter(game__session=this_morning)
-        .order_by("-game__round__number", "game__table", "player__user__isnull", "position")
+        Seat.objects.filter(game__round_id=first.round_id, player__user__isnull=False)
+        .order_by("game__table", "position")
         .select_related("game", "player__user")
         .first()
     )
-    game = seat.game
+    game, player = (seat.game, seat.player.user) if seat else (first, member)
     return {
         "home": (reverse("home"), None),
         # The organiser's screen through the morning: check-in, fees, rounds, standings.
         "session": (reverse("web:session", args=[this_morning.pk]), organiser),
-        "round": (reverse("games:round", args=[game.round_id]), organiser),
-        "game": (reverse("games:game", args=[game.pk]), seat.player.user or member),
+        "round": (reverse("games:round", args=[first.round_id]), organiser),
+        "game": (reverse("games:game", args=[game.pk]), player),
         # Members, not visitors: visitors get these four from the cache (see `throughput`).
         "season_standings": (reverse("standings:season"), member),
         "all_time": (reverse("standings:all_time"), member),
@@ -142,7 +143,7 @@ def _page_requests(slug: str) -> dict[str, tuple[str, object]]:
         "ledger": (reverse("money:ledger"), organiser),
         "board": (reverse("web:board", args=[this_morning.pk]), None),
         "board_refresh": (reverse("web:board_parts", args=[this_morning.pk]), None),
-        "table": (reverse("table:page", args=[game.table_token]), None),
+        "table": (reverse("table:page", args=[first.table_token]), None),
     }
 
 

@@ -18,6 +18,7 @@ from django.contrib.auth import get_user_model
 from django.db.models import (
     Case,
     Count,
+    Exists,
     F,
     IntegerField,
     Max,
@@ -147,12 +148,10 @@ def session_checkins(session) -> QuerySet[CheckIn]:
         CheckIn.objects.filter(session=session)
         .select_related("player", "paid_by")
         .annotate(paid_by_name=player_name_of("paid_by", session.club_id))  # "Paid to <name>"
-        # Seated in a drawn round of the session: the check-in can no longer be undone.
-        .annotate(
-            seated=Count(
-                "player__seats", filter=Q(player__seats__game__session=session), distinct=True
-            )
-        )
+        # Seated in a drawn round of the session: the check-in can no longer be undone. Asked
+        # from the session's few rounds (seats are unique per round and player), not from the
+        # player's seats of every morning they ever played.
+        .annotate(seated=Exists(session.rounds.filter(seats__player=OuterRef("player"))))
         .order_by(Lower("player__display_name"))
     )
 

@@ -222,6 +222,9 @@ class LedgerEntry(AppendOnlyModel):
             models.Index(fields=["club", "pot", "created_at"]),
             # Money won on the standings pages: a club's payouts and side-pot wins.
             models.Index(fields=["club", "kind"]),
+            # The ledger page, newest first a page at a time: read from the index's end
+            # instead of sorting every row the club ever wrote.
+            models.Index(fields=["club", "created_at", "id"], name="ledger_club_newest"),
         ]
 
     def __str__(self) -> str:

@@ -68,15 +68,18 @@ class LedgerTable(tables.Table):
         empty_text = "No ledger rows here."
         attrs = {"data-testid": "ledger"}
 
-    def __init__(self, *args, club, **kwargs):
+    def __init__(self, *args, club, pot_totals=None, **kwargs):
         super().__init__(*args, **kwargs)
         self.club = club
+        self.pot_totals = pot_totals  # every pot's balance now, when the page has read them
         self._page_balances = None
 
     def render_balance(self, record):
         if self._page_balances is None:
             rows = self.page.object_list if hasattr(self, "page") else self.rows
-            self._page_balances = ledger_balances(self.club, [row.record.pk for row in rows])
+            self._page_balances = ledger_balances(
+                self.club, [row.record.pk for row in rows], pot_totals=self.pot_totals
+            )
         return cents(self._page_balances[record.pk])
 
     def render_kind(self, value, record):

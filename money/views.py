@@ -269,13 +269,20 @@ class LedgerView(PermissionRequiredMixin, ClubMixin, CsvExportMixin, SingleTable
         return {**super().get_filterset_kwargs(filterset_class), "club": self.club}
 
     def get_table_kwargs(self):
-        return {"club": self.club}
+        return {"club": self.club, "pot_totals": self.pot_totals()}
+
+    def pot_totals(self) -> dict[str, int]:
+        """Every pot's balance now: shown above the table, and where its running balances
+        start from."""
+        if not hasattr(self, "_pot_totals"):
+            self._pot_totals = pot_balances(self.club)
+        return self._pot_totals
 
     def filter_failed(self) -> bool:
         return self.filterset.is_bound and not self.filterset.is_valid()
 
     def get_context_data(self, **kwargs):
-        balances = pot_balances(self.club)
+        balances = self.pot_totals()
         filtered = (
             self.filterset.is_bound
             and not self.filter_failed()

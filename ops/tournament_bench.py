@@ -15,7 +15,7 @@ Terms:
   director's page) rendered `renders` times in-process with production settings, warm: median
   and 95th percentile. Each size is built in a SQLite database of its own, in a child process
   (`manage.py bench --tournament-child`), as the history pages are.
-Targets: a round drawn under `DRAW_TARGET_MS`; each page under `benchmarks.P95_TARGET_MS` at the
+Targets: a round drawn under `DRAW_TARGET_MS`; each page under `P95_TARGET_MS` at the
 95th percentile, with the same query count at both sizes.
 """
 
@@ -37,6 +37,8 @@ from django.urls import reverse
 from ops import benchmarks
 
 ENTRANTS = 600
+# A director's page of 600 entrants, read while the tournament is played: its own target.
+P95_TARGET_MS = 150
 SMALL_ENTRANTS = 37
 QUALIFYING_GAMES = 9
 DRAW_TARGET_MS = 1000
@@ -196,7 +198,7 @@ def tournament_benchmarks(
         pages[page] = figures | {
             "queries_at_small": small["pages"][page]["queries"],
             "queries_constant": small["pages"][page]["queries"] == figures["queries"],
-            "p95_under_target": figures["p95_ms"] < benchmarks.P95_TARGET_MS,
+            "p95_under_target": figures["p95_ms"] < P95_TARGET_MS,
         }
     return {
         "entrants": large["entrants"],

@@ -17,6 +17,7 @@ from __future__ import annotations
 from bisect import insort
 from dataclasses import dataclass
 
+from django.core.cache import cache
 from django.db.models import Count, QuerySet, Sum
 
 from club.models import Player, Session
@@ -71,6 +72,16 @@ class SeasonStanding:
     @property
     def win_rate(self) -> float:
         return self.won / self.played if self.played else 0.0
+
+    @property
+    def win_rate_text(self) -> str:
+        """The win rate as the tables show it: 57%."""
+        return f"{self.win_rate:.0%}"
+
+    @property
+    def rating_text(self) -> str:
+        """The rating as the tables show it, to three places; blank when unrated."""
+        return "" if self.rating is None else f"{self.rating:.3f}"
 
 
 def confirmed_lines(club, season: int | None = None) -> QuerySet[ResultLine]:
@@ -283,6 +294,23 @@ def club_records(club, standings: list[SeasonStanding] | None = None) -> Records
         ],
         skunk_kings=skunk_kings(club, totals=totals),
     )
+
+
+# How long a club's records stay in the cache unread; a change makes a new key before then.
+RECORDS_CACHE_SECONDS = 24 * 60 * 60
+
+
+def club_records_cached(club, standings: list[SeasonStanding] | None = None) -> Records:
+    """`club_records`, kept in the cache under the club's pages version (core.pages): the
+    records read every session total and every accepted big hand of the club's history, and
+    change only when a service moves that version on (results, claims, rulings, names, money),
+    in the transaction of the change, so a kept copy is never stale."""
+    key = f"pegboard:records:{club.pk}:{club.pages_version}"
+    records = cache.get(key)
+    if records is None:
+        records = club_records(club, standings=standings)
+        cache.set(key, records, RECORDS_CACHE_SECONDS)
+    return records
 
 
 @dataclass(frozen=True)

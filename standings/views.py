@@ -36,7 +36,7 @@ from standings.ratings import MODEL
 from standings.selectors import (
     SeasonStanding,
     all_time_standings,
-    club_records,
+    club_records_cached,
     club_seasons,
     player_season,
     season_standings,
@@ -125,7 +125,10 @@ class StandingsView(
 
     def get_context_data(self, **kwargs):
         return super().get_context_data(
-            **self.season_context(), best=self.club.best_sessions, **kwargs
+            **self.season_context(),
+            best=self.club.best_sessions,
+            provisional_games=PROVISIONAL_GAMES,
+            **kwargs,
         )
 
 
@@ -144,9 +147,10 @@ class AllTimeView(
         return self.standings
 
     def get_context_data(self, **kwargs):
-        records = club_records(self.club, standings=self.get_table_data())
+        records = club_records_cached(self.club, standings=self.get_table_data())
         return super().get_context_data(
             records=records,
+            provisional_games=PROVISIONAL_GAMES,
             streak_games=STREAK_GAMES,
             grand_slam_games=GRAND_SLAM_GAMES,
             **kwargs,

@@ -68,6 +68,10 @@ def test_the_history_benchmarks_run_end_to_end(monkeypatch, checkout_static_file
     for name in ("board", "board_refresh", "table"):  # a TV and the players at a table
         assert report["pages"][name]["as"] == "anonymous"
     assert report["pages"]["table"]["url"].startswith("/t/")
+    assert (
+        report["pages"]["game"]["as"] == "player" and report["pages"]["ledger"]["as"] == "organiser"
+    )
+    assert "p95_under_session_target" in report["pages"]["session"]
     for page in report["pages"].values():
         assert page["queries_constant"], page
         assert page["1_year"]["queries"] > 0
@@ -106,7 +110,14 @@ def test_the_history_benchmarks_run_end_to_end(monkeypatch, checkout_static_file
     assert held["replay_matches_rebuild"]
 
 
-REFRESH = {"board_refresh": {"queries_constant": True, "p95_under_target": True}}
+REFRESH = {
+    "session": {
+        "queries_constant": True,
+        "p95_under_target": True,
+        "p95_under_session_target": True,
+    },
+    "board_refresh": {"queries_constant": True, "p95_under_target": True},
+}
 
 
 def fake_report(pages: dict) -> dict:
@@ -122,9 +133,44 @@ def fake_report(pages: dict) -> dict:
     }
 
 
+def test_every_page_the_club_uses_is_timed():
+    """The pages each role opens every week, the round, game, ratings and ledger among them."""
+    assert set(benchmarks.PAGES) == {
+        "home",
+        "session",
+        "round",
+        "game",
+        "season_standings",
+        "all_time",
+        "player",
+        "ratings",
+        "judges_queue",
+        "ledger",
+        "board",
+        "board_refresh",
+        "table",
+    }
+
+
+def test_every_page_under_50_ms_and_the_session_page_under_30_ms():
+    fast = {"queries_constant": True, "p95_under_target": True}
+    pages = {**REFRESH, "home": fast, "ledger": fast}
+    held = targets(fake_report(pages))
+    assert held["page_p95_under_50_ms"] and held["session_page_p95_under_30_ms"] and held["all"]
+    assert "page_p95_under_150_ms" not in held
+    slow = {**pages, "ledger": {"queries_constant": True, "p95_under_target": False}}
+    held = targets(fake_report(slow))
+    assert not held["page_p95_under_50_ms"] and held["session_page_p95_under_30_ms"]
+    assert not held["all"]
+    session = {**REFRESH["session"], "p95_under_session_target": False}
+    held = targets(fake_report({**pages, "session": session}))
+    assert held["page_p95_under_50_ms"] and not held["session_page_p95_under_30_ms"]
+    assert not held["all"]
+
+
 def test_the_board_refresh_has_targets_of_its_own():
     measured = {"queries_constant": True, "p95_under_target": True}
-    pages = {"home": measured, "board_refresh": measured, "table": measured}
+    pages = {**REFRESH, "home": measured, "board_refresh": measured, "table": measured}
     held = targets(fake_report(pages))
     assert held["board_refresh_queries_constant"] and held["board_refresh_p95_under_target"]
     assert held["page_query_counts_constant"] and held["all"]

@@ -18,6 +18,7 @@ from django.contrib.auth import get_user_model
 from django.db.models import (
     Case,
     Count,
+    Exists,
     F,
     IntegerField,
     Max,
@@ -142,16 +143,21 @@ def session_fee_totals(session) -> FeeTotals:
     )
 
 
+def _seats() -> QuerySet:
+    """The games app's seats, reached through the player's reverse relation (club sits below
+    games and does not import it)."""
+    return Player._meta.get_field("seats").related_model.objects.all()
+
+
 def session_checkins(session) -> QuerySet[CheckIn]:
     return (
         CheckIn.objects.filter(session=session)
         .select_related("player", "paid_by")
         .annotate(paid_by_name=player_name_of("paid_by", session.club_id))  # "Paid to <name>"
-        # Seated in a drawn round of the session: the check-in can no longer be undone.
+        # Seated in a drawn round of the session: the check-in can no longer be undone. An
+        # EXISTS on this session's seats, not a count over the player's seats of every session.
         .annotate(
-            seated=Count(
-                "player__seats", filter=Q(player__seats__game__session=session), distinct=True
-            )
+            seated=Exists(_seats().filter(player=OuterRef("player_id"), game__session=session))
         )
         .order_by(Lower("player__display_name"))
     )

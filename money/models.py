@@ -222,6 +222,9 @@ class LedgerEntry(AppendOnlyModel):
             models.Index(fields=["club", "pot", "created_at"]),
             # Money won on the standings pages: a club's payouts and side-pot wins.
             models.Index(fields=["club", "kind"]),
+            # The ledger page, newest first: its first page is the index's last rows, read
+            # backwards, not a sort of every row the club ever wrote.
+            models.Index(fields=["club", "-created_at", "-id"], name="ledger_club_newest"),
         ]
 
     def __str__(self) -> str:

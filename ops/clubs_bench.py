@@ -68,7 +68,8 @@ def _admin(base: str):
     try:
         return psycopg.connect(base, autocommit=True, connect_timeout=5)
     except psycopg.OperationalError as error:
-        where = urlsplit(base)._replace(netloc=urlsplit(base).hostname or "").geturl()
+        parts = urlsplit(base)
+        where = f"{parts.hostname}:{parts.port or 5432}"  # the password stays out of the message
         raise NoPostgreSQL(
             f"No PostgreSQL answers at {where} ({str(error).strip().splitlines()[0]}): start it, "
             "or set DATABASE_URL to a PostgreSQL URL whose user may create databases."

@@ -20,7 +20,7 @@ ms) and `targets` (each target and whether it holds). Timings are wall-clock and
 figures from one run with each other, not across runs.
 
 `--clubs [N]` runs its own section alone, `clubs` (N clubs, 100 unless told, of `--years`' first
-size, 2 unless told, and the long club of `--long-club-years`, 10, on PostgreSQL: ops.clubs_bench);
+size and the long club of its second, 2 and 10 unless told, on PostgreSQL: ops.clubs_bench);
 `make bench-clubs` runs it. `--clubs-child` is its child run (one club's pages and plans).
 
 `--quick` is a smoke run (small samples, no history); `--pages` is the child run that times the
@@ -80,7 +80,7 @@ class Command(BaseCommand):
             nargs=2,
             default=None,
             metavar=("SMALL", "LARGE"),
-            help="the two history sizes in years (1 10; with --clubs 2 10, the second unused)",
+            help="history sizes in years (1 10; with --clubs: the clubs' and the long club's)",
         )
         parser.add_argument("--players", type=int, default=40, help="players in the history (40)")
         parser.add_argument("--seed", type=int, default=1, help="the history's seed (1)")
@@ -125,12 +125,6 @@ class Command(BaseCommand):
             nargs="?",
             const=clubs_bench.CLUBS,
             help=f"time only many clubs on PostgreSQL ({clubs_bench.CLUBS} unless told)",
-        )
-        parser.add_argument(
-            "--long-club-years",
-            type=int,
-            default=clubs_bench.LONG_YEARS,
-            help=f"with --clubs: the long club's years ({clubs_bench.LONG_YEARS})",
         )
         parser.add_argument("--clubs-child", action="store_true", help=argparse.SUPPRESS)
         parser.add_argument("--clubs-keep", action="store_true", help=argparse.SUPPRESS)
@@ -198,13 +192,14 @@ class Command(BaseCommand):
         report["targets"] = targets(report)
         self.stdout.write(json.dumps(report, indent=2))
 
-    def clubs(self, *, clubs: int, years, long_club_years: int, **options):
-        small = years[0] if years else clubs_bench.YEARS
+    def clubs(self, *, clubs: int, years, **options):
+        small, long_club_years = years or (clubs_bench.YEARS, clubs_bench.LONG_YEARS)
         if not 1 <= clubs <= 1000:
             raise CommandError("--clubs: give 1 to 1000 clubs.", returncode=2)
         if not 1 <= small <= long_club_years <= 50:
             raise CommandError(
-                "--long-club-years: give --years' first size to 50 years.", returncode=2
+                "--years: give the clubs' and the long club's years, 1 to 50, smaller first.",
+                returncode=2,
             )
         try:
             figures = clubs_bench.clubs_benchmarks(

@@ -158,3 +158,10 @@ def test_bad_options_are_exit_code_2(args, message):
     with pytest.raises(CommandError, match=message) as error:
         call_command("seed_history", *args, stdout=io.StringIO())
     assert error.value.returncode == 2
+
+
+def test_the_command_names_each_figure_that_differs_even_where_the_source_has_none():
+    from ops.management.commands.seed_history import _verdicts
+
+    figures = {"payouts": {"rows": 0, "same": False}, "long": {"x": {"rows": 2, "same": True}}}
+    assert list(_verdicts(figures)) == [("payouts", False), ("long x", True)]

@@ -166,6 +166,6 @@ def _verdicts(figures: dict):
     """(figure, same) pairs of a check, the stacked copies' nested one level deeper."""
     for name, value in figures.items():
         if "same" in value:
-            yield name, value["same"] and value["rows"] > 0 or value["rows"] == 0
+            yield name, value["same"]
         else:
             yield from ((f"{name} {inner}", same) for inner, same in _verdicts(value))

@@ -4,7 +4,7 @@ queries of one club among several use indexes that lead with the club or the ses
 
 Terms: a *scan across clubs* is a plan node reading a big table whole (ops.clubs_bench). With
 a few small clubs the planner would rightly read small tables whole, so the plans test turns
-sequential scans off: a scan it still plans has no index to use.
+sequential scans off: a sequential scan it still plans has no index to use.
 """
 
 import datetime as dt
@@ -124,7 +124,13 @@ def test_a_clubs_hot_queries_use_indexes_of_the_club_or_the_session(clubs, page,
         cursor.execute("SET LOCAL enable_seqscan = off")
         plans = clubs_bench.explain_page(client, url, every_table)
     assert plans["explained"] > 0
-    across = [s for s in plans["scans_across_clubs"] if not s["table"].startswith(SMALL_TABLES)]
+    # A sequential scan planned with them off has no index to use. (A whole index read is the
+    # planner's choice for tables this small; the bench judges those at a hundred clubs.)
+    across = [
+        scan
+        for scan in plans["scans_across_clubs"]
+        if scan["node"] == "Seq Scan" and not scan["table"].startswith(SMALL_TABLES)
+    ]
     assert not across, across
 
 

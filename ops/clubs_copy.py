@@ -256,14 +256,14 @@ def club_copy(*, source: Club, slug: str, name: str) -> tuple[Club, dict]:
     return Club.objects.get(slug=slug), written
 
 
-def sessions_stack(*, club: Club, shift_days: int, since: dt.date) -> dict:
-    """Copy the club's settled sessions, and all they hold, `shift_days` earlier, those whose new
-    date falls on or after `since`. Ratings are left to the caller's replay."""
+def sessions_stack(*, club: Club, shift_days: int, since: dt.date, up_to_id: int) -> dict:
+    """Copy the club's settled sessions of ids up to `up_to_id` (the played ones, not earlier
+    copies), and all they hold, `shift_days` earlier: those whose new date falls on or after
+    `since`. Ratings are left to the caller's replay."""
     plan = SESSION_ROWS
-    high = Session.objects.filter(club=club).aggregate(models.Max("id"))["id__max"]
     root = (
         "club_id = %s AND state = %s AND id <= %s AND date >= %s",
-        [club.pk, SessionState.SETTLED, high, since + dt.timedelta(days=shift_days)],
+        [club.pk, SessionState.SETTLED, up_to_id, since + dt.timedelta(days=shift_days)],
     )
     with transaction.atomic():
         _trust_keys()

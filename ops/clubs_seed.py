@@ -151,7 +151,7 @@ def _stack(club: Club, long_years: int, weeks_apart: int) -> tuple[list[int], in
     shifts, stacked = [], 0
     shift = span
     while last - dt.timedelta(days=shift) >= since:
-        written = sessions_stack(club=club, shift_days=shift, since=since)
+        written = sessions_stack(club=club, shift_days=shift, since=since, up_to_id=played_up_to)
         stacked += written.get(Session._meta.label, 0)
         shifts.append(shift)
         shift += span

@@ -17,10 +17,14 @@ Terms:
   are fresh (ANALYZE after seeding), as autovacuum keeps them on a live site.
 - throughput: ops.benchmarks.throughput (gunicorn, 8 clients) against the bench database, the
   long club as the site's default club.
-Targets (`TARGETS`): each page's 95th percentile under `PAGE_TARGET_MS` (the session page under
+  A scan across clubs is explained again with sequential scans off: one still planned is a
+  scan without an index (no index starts with the club or the session it filters on); the
+  others are the planner's choice at this size (a table of a row per session, say, read whole
+  because that is cheaper than an index there).
+Targets: each page's 95th percentile under `PAGE_TARGET_MS` (the session page under
 `SESSION_TARGET_MS`) on both clubs, each page's query count the same on both, the season
 standings at least `THROUGHPUT_TARGET` of the trivial view's requests per second, no scan
-across clubs, and the copies' check clean.
+without an index, and the copies' check clean.
 """
 
 from __future__ import annotations
@@ -34,7 +38,7 @@ from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 from django.conf import settings
-from django.db import connection
+from django.db import connection, transaction
 from django.test import Client
 from django.urls import reverse
 
@@ -159,19 +163,36 @@ def explain_page(client: Client, url: str, big: dict[str, int]) -> dict:
 
     with connection.execute_wrapper(keep):
         client.get(url)
-    scans = []
+    scans, without_index = [], []
     explained = 0
-    with connection.cursor() as cursor:
-        for sql, params in queries:
-            if not sql.lstrip().upper().startswith(("SELECT", "WITH")):
-                continue
-            cursor.execute(f"EXPLAIN (FORMAT JSON) {sql}", params)
-            explained += 1
-            plan = cursor.fetchone()[0]
-            plan = json.loads(plan) if isinstance(plan, str) else plan
-            for scan in _across(plan[0]["Plan"], big):
-                scans.append(scan | {"sql": sql[:160]})
-    return {"explained": explained, "scans_across_clubs": scans}
+    for sql, params in queries:
+        if not sql.lstrip().upper().startswith(("SELECT", "WITH")):
+            continue
+        explained += 1
+        found = _scans(sql, params, big)
+        scans += [scan | {"sql": sql[:160]} for scan in found]
+        if found:
+            # Would an index serve it? Asked again with sequential scans off: one still
+            # planned has no index that starts with what the query filters on.
+            kept = _scans(sql, params, big, seqscan=False)
+            without_index += [
+                scan | {"sql": sql[:160]} for scan in kept if scan["node"] == "Seq Scan"
+            ]
+    return {
+        "explained": explained,
+        "scans_across_clubs": scans,
+        "scans_without_index": without_index,
+    }
+
+
+def _scans(sql: str, params, big: dict[str, int], *, seqscan: bool = True) -> list[dict]:
+    with transaction.atomic(), connection.cursor() as cursor:
+        if not seqscan:
+            cursor.execute("SET LOCAL enable_seqscan = off")
+        cursor.execute(f"EXPLAIN (FORMAT JSON) {sql}", params)
+        plan = cursor.fetchone()[0]
+    plan = json.loads(plan) if isinstance(plan, str) else plan
+    return _across(plan[0]["Plan"], big)
 
 
 def child(slug: str, renders: int) -> dict:
@@ -226,7 +247,7 @@ def targets(report: dict) -> dict:
         "clubs_page_query_counts_constant": all(p["queries_constant"] for p in pages.values()),
         "clubs_standings_throughput_at_least_half": report["standings_throughput"]["meets_target"],
         "clubs_queries_per_club": not any(
-            plan["scans_across_clubs"]
+            plan["scans_without_index"]
             for club in report["plans"].values()
             for plan in club.values()
         ),

@@ -13,7 +13,7 @@ PORT ?= 8000
 # The demo site runs in development mode unless the environment says otherwise.
 export DEBUG ?= 1
 
-.PHONY: run serve test install migrate demo bench docs lint format clean
+.PHONY: run serve test install migrate demo bench bench-clubs docs lint format clean
 
 # Every recipe line that `make bench` runs is silent on standard output (`@`, its own output sent
 # to standard error), so `make bench > bench.json` holds the JSON document alone, even on a fresh
@@ -64,6 +64,11 @@ test: install
 bench: install
 	@$(BIN)/python manage.py migrate --noinput -v 0 >&2
 	@$(BIN)/python manage.py bench
+
+# A hundred clubs on PostgreSQL (DATABASE_URL's server, else postgres@127.0.0.1:5432), in a
+# database of its own that the bench creates and drops; its own JSON document on stdout.
+bench-clubs: install
+	@$(BIN)/python manage.py bench --clubs
 
 # The docs (docs/, ordered by reader in mkdocs.yml) as a site in .artifacts/docs, which git
 # ignores (as the suite's checks of the sources do: the theme's pages carry inline scripts).

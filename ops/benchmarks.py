@@ -190,12 +190,17 @@ def time_url(client: Client, url: str, renders: int) -> dict:
 # --- Orchestration (the parent `manage.py bench`) -------------------------------------------------
 
 
-def production_env(database: Path, **extra: str) -> dict:
+def database_url(database: Path | str) -> str:
+    """A SQLite file's path as a database URL; a URL (PostgreSQL's) as it is."""
+    return database if isinstance(database, str) else f"sqlite:///{database}"
+
+
+def production_env(database: Path | str, **extra: str) -> dict:
     """The environment of a child process: production settings (DEBUG off, a throwaway key,
-    plain HTTP on loopback) against the history database."""
+    plain HTTP on loopback) against the history database (a SQLite file or a database URL)."""
     return {
         **os.environ,
-        "DATABASE_URL": f"sqlite:///{database}",
+        "DATABASE_URL": database_url(database),
         "DJANGO_SETTINGS_MODULE": "config.settings",
         "DEBUG": "0",
         "SECRET_KEY": "bench-only-not-a-secret-" + "x" * 40,
@@ -205,7 +210,7 @@ def production_env(database: Path, **extra: str) -> dict:
     }
 
 
-def manage(*args: str, database: Path) -> str:
+def manage(*args: str, database: Path | str) -> str:
     done = subprocess.run(
         [sys.executable, "manage.py", *args],
         cwd=settings.BASE_DIR,
@@ -304,7 +309,7 @@ def _drive(port: int, path: str, seconds: float) -> tuple[int, int]:
 
 
 @contextmanager
-def serve(database: Path, *, log: IO[str] | None = None, **env: str) -> Iterator[int]:
+def serve(database: Path | str, *, log: IO[str] | None = None, **env: str) -> Iterator[int]:
     """gunicorn (2 sync workers, production settings) serving `database` on a free loopback
     port, answering before this yields the port; stopped on the way out. Its log (warnings and
     errors, with their tracebacks) goes to `log`, else to this process's standard error."""
@@ -336,7 +341,7 @@ def serve(database: Path, *, log: IO[str] | None = None, **env: str) -> Iterator
         server.wait(timeout=30)
 
 
-def throughput(database: Path, slug: str, *, slices: int = SLICES) -> dict:
+def throughput(database: Path | str, slug: str, *, slices: int = SLICES) -> dict:
     """Requests per second of the trivial view and the season standings page under gunicorn."""
     paths = {"trivial": reverse("health"), "season_standings": reverse("standings:season")}
     with serve(database, PEGBOARD_DEFAULT_CLUB=slug) as port:

@@ -365,9 +365,12 @@ def head_to_head(club, player, season: int | None = None) -> list[dict]:
         result_id: (side, won)
         for result_id, side, won in my_lines.values_list("result_id", "side", "won")
     }
+    # Unordered: the rows are tallied, not listed, and ordering by the result's game, round
+    # and session would join those tables whole, every club's rows with them.
     others = (
         ResultLine.objects.filter(result_id__in=my_lines.values("result_id"))
         .exclude(player=player)
+        .order_by()
         .values_list("result_id", "player_id", "player__display_name", "side", "won")
     )
     table: dict[int, dict] = {}

@@ -18,7 +18,12 @@ from core.tables import spreadsheet_safe
 from games.models import ResultLine, ResultState
 from money.models import Payout, SettlementState
 from money.services import session_settle
-from standings.selectors import all_time_standings, player_season, season_standings
+from standings.selectors import (
+    all_time_standings,
+    head_to_head,
+    player_season,
+    season_standings,
+)
 from tests.builders import run_session
 from tests.factories import ClubFactory, PlayerFactory, UserFactory
 
@@ -150,6 +155,20 @@ def test_player_page_head_to_head_and_charts_data(people):
     games = sum(row["games"] for row in data.head_to_head)
     assert games >= data.standing.played  # 3-player tables give two opponents a game
     assert sum(row["won"] for row in data.head_to_head) >= data.standing.won
+
+
+def test_the_head_to_head_reads_result_lines_without_joining_every_game(people):
+    """Its opponents' query joins only the lines' players: ordering them by game, round and
+    session joined those tables whole, every club's rows with them, on PostgreSQL."""
+    club = ClubFactory()
+    build_season(club, people, 2025, sessions=2, players=5)
+    player = club.players.first()
+    with CaptureQueriesContext(connection) as queries:
+        rows = head_to_head(club, player, 2025)
+    assert rows
+    opponents = queries.captured_queries[-1]["sql"]
+    assert "NOT (" in opponents and '"games_round"' not in opponents
+    assert "ORDER BY" not in opponents
 
 
 @pytest.mark.parametrize("best", [2, None])

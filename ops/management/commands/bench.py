@@ -21,6 +21,10 @@ dealt hands of six and of five cards, median and worst ms against the targets of
 ms) and `targets` (each target and whether it holds). Timings are wall-clock and noisy: compare
 figures from one run with each other, not across runs.
 
+`--clubs [N]` runs its own section alone, `clubs` (N clubs, 100 unless told, of `--years`' first
+size and the long club of its second, 2 and 10 unless told, on PostgreSQL: ops.clubs_bench);
+`make bench-clubs` runs it. `--clubs-child` is its child run (one club's pages and plans).
+
 `--quick` is a smoke run (small samples, no history); `--pages` is the child run that times the
 pages against the database it is pointed at (the parent starts it once per history); `--ratings`
 the child run that times the ratings of the history club in the database it is pointed at (it
@@ -39,7 +43,7 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 from django.test import Client
 
-from ops import benchmarks, draw_bench, ratings_bench, sqlite_writes, tournament_bench
+from ops import benchmarks, clubs_bench, draw_bench, ratings_bench, sqlite_writes, tournament_bench
 from scoring.engine.bench import run_benchmarks
 
 COUNTER_HANDS = [
@@ -76,9 +80,9 @@ class Command(BaseCommand):
             "--years",
             type=int,
             nargs=2,
-            default=(1, 10),
+            default=None,
             metavar=("SMALL", "LARGE"),
-            help="the two history sizes in years (1 10)",
+            help="history sizes in years (1 10; with --clubs: the clubs' and the long club's)",
         )
         parser.add_argument("--players", type=int, default=40, help="players in the history (40)")
         parser.add_argument("--seed", type=int, default=1, help="the history's seed (1)")
@@ -117,6 +121,15 @@ class Command(BaseCommand):
         parser.add_argument(
             "--entrants", type=int, default=tournament_bench.ENTRANTS, help=argparse.SUPPRESS
         )
+        parser.add_argument(
+            "--clubs",
+            type=int,
+            nargs="?",
+            const=clubs_bench.CLUBS,
+            help=f"time only many clubs on PostgreSQL ({clubs_bench.CLUBS} unless told)",
+        )
+        parser.add_argument("--clubs-child", action="store_true", help=argparse.SUPPRESS)
+        parser.add_argument("--clubs-keep", action="store_true", help=argparse.SUPPRESS)
 
     def handle(self, *args, quick: bool, **options):
         if options["pages"]:
@@ -148,7 +161,12 @@ class Command(BaseCommand):
             )
             self.stdout.write(json.dumps({"tournament": figures}, indent=2))
             return
-        small, large = options["years"]
+        if options["clubs_child"]:
+            self.stdout.write(json.dumps(clubs_bench.child(options["slug"], options["renders"])))
+            return
+        if options["clubs"] is not None:
+            return self.clubs(**options)
+        small, large = options["years"] or (1, 10)
         if not 1 <= small < large <= 50:
             raise CommandError("--years: give two sizes, smaller first, 1 to 50.", returncode=2)
         hands, phases, requests, discards = (
@@ -175,6 +193,32 @@ class Command(BaseCommand):
         report["engine"] = run_benchmarks(hands=hands, play_phases=phases, discard_hands=discards)
         report["targets"] = targets(report)
         self.stdout.write(json.dumps(report, indent=2))
+
+    def clubs(self, *, clubs: int, years, **options):
+        small, long_club_years = years or (clubs_bench.YEARS, clubs_bench.LONG_YEARS)
+        if not 1 <= clubs <= 1000:
+            raise CommandError("--clubs: give 1 to 1000 clubs.", returncode=2)
+        if not 1 <= small <= long_club_years <= 50:
+            raise CommandError(
+                "--years: give the clubs' and the long club's years, 1 to 50, smaller first.",
+                returncode=2,
+            )
+        try:
+            figures = clubs_bench.clubs_benchmarks(
+                clubs=clubs,
+                years=small,
+                long_years=long_club_years,
+                players=options["players"],
+                seed=options["seed"],
+                renders=options["renders"],
+                keep=options["clubs_keep"],
+                progress=self.stderr.write,
+            )
+        except clubs_bench.NoPostgreSQL as error:
+            raise CommandError(str(error), returncode=2) from None
+        self.stdout.write(
+            json.dumps({"clubs": figures, "targets": figures.pop("targets")}, indent=2)
+        )
 
 
 def targets(report: dict) -> dict:

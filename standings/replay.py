@@ -25,6 +25,7 @@ from club.models import Session
 from games.models import Game
 from standings.models import GameRating
 from standings.ratings import (
+    RATED_FIELDS,
     Position,
     before_session,
     from_session,
@@ -35,23 +36,8 @@ from standings.ratings import (
 )
 
 LOOKAHEAD = 200
-FIELDS = (
-    "game_id",
-    "player_id",
-    "session_id",
-    "date",
-    "round_number",
-    "table",
-    "side",
-    "rank",
-    "won",
-    "games",
-    "mu_before",
-    "sigma_before",
-    "mu_after",
-    "sigma_after",
-    "win_chance",
-)
+# The columns a replay writes, without the club.
+FIELDS = RATED_FIELDS[1:]
 
 
 @dataclass(frozen=True)

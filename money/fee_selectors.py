@@ -32,7 +32,11 @@ def charged_seats(session: Session):
     """The seats the fee per game is owed for: every seat of the session's games, except a game
     marked not played (nobody pays for it). A forfeit was sat down to: it is charged. The one
     place that says which games count."""
-    return Seat.objects.filter(game__session=session).exclude(game__status=GameStatus.NOT_PLAYED)
+    # Through the session's rounds: the (round, player) index then finds a player's seats of
+    # this morning, where a filter on the game's session walks every seat they ever had.
+    return Seat.objects.filter(round__in=session.rounds.values("pk")).exclude(
+        game__status=GameStatus.NOT_PLAYED
+    )
 
 
 @dataclass(frozen=True)

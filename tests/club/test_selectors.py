@@ -29,5 +29,6 @@ def test_seated_means_seated_in_this_session_and_reads_no_other_sessions_seats()
 
     assert seated == {veteran: False, newcomer: False}
     (sql,) = [q["sql"] for q in queries.captured_queries]
-    assert "EXISTS" in sql and 'JOIN "games_seat"' not in sql
+    # An EXISTS over this session's rounds, not a count over every seat the players ever had.
+    assert "EXISTS" in sql and "COUNT(" not in sql.upper()
     assert {c.player: c.seated for c in session_checkins(last_week)}[veteran] is True

@@ -49,6 +49,7 @@ from money.selectors import (
 from scoring.selectors import judges_queue
 from scoring.services import JUDGE_PERMISSION
 from standings.highlights import session_highlights
+from web.checkin_rows import add_row_urls, leaves_options, sits_options
 
 
 class HomeView(ClubMixin, TemplateView):
@@ -129,7 +130,7 @@ class SessionPageMixin(PageMixin, PermissionRequiredMixin, SessionMixin):
                 )
             }
         if context["show_fees"] and session.house_rules.fee_per_game:
-            # Owed and paid per game (web/includes/checkin_fee.html).
+            # Owed and paid per game (the check-in rows of web/session.html).
             context["checkins"], context["totals"] = checkins_with_fees(
                 session, context["checkins"]
             )
@@ -156,10 +157,18 @@ class SessionPageMixin(PageMixin, PermissionRequiredMixin, SessionMixin):
             if self.request.GET.get("then") == "checkin":  # just checked someone in
                 context["checkin_form"].fields["name"].widget.attrs["autofocus"] = True
             context["candidates"] = checkin_candidates(session)
-            # The rounds a player may leave after or sit out (web/includes/checkin_absence.html).
-            context["round_numbers"] = range(1, session.house_rules.rounds_per_session + 1)
+            # The rounds a player may leave after or sit out (the check-in rows, web/session.html).
+            round_numbers = range(1, session.house_rules.rounds_per_session + 1)
+            context["round_numbers"] = round_numbers
             context["rounds_drawn"] = len(rounds)
             context["absence_error"] = {}
+            # Built once for every row (web/checkin_rows.py): the buttons' addresses and the
+            # rounds' options.
+            add_row_urls(session, context["checkins"])
+            context["leaves_options"] = leaves_options(round_numbers, len(rounds))
+            context["sits_options"] = sits_options(
+                round_numbers, len(rounds), context["next_round"]
+            )
         context.update(overrides)
         return context
 

@@ -36,8 +36,7 @@ from club.services.logins import ORGANISER_PERMISSION
 from core.export import csv_response, requested_format
 from core.mixins import ClampedPaginator, PageMixin, add_service_errors
 from core.templatetags.pegboard import cents
-from games.models import GameStatus, ResultState
-from games.selectors import member_table, session_result_lines, session_rounds, session_standings
+from games.selectors import member_table, session_result_lines, session_standings
 from games.tables import SessionResultTable, StandingTable
 from money.fee_selectors import checkins_with_fees
 from money.selectors import (
@@ -49,6 +48,8 @@ from money.selectors import (
 from scoring.selectors import judges_queue
 from scoring.services import JUDGE_PERMISSION
 from standings.highlights import session_highlights
+from web.checkin_rows import add_row_urls, leaves_options, sits_options
+from web.round_lines import session_round_lines
 
 
 class HomeView(ClubMixin, TemplateView):
@@ -96,7 +97,7 @@ class SessionPageMixin(PageMixin, PermissionRequiredMixin, SessionMixin):
         RequestConfig(self.request, paginate=False).configure(standings)
         # The rounds above show every game; the line-by-line table comes a page at a time (the
         # CSV has it whole), so a 40-player morning stays quick to load on a phone.
-        rounds = list(session_rounds(session))
+        rounds = session_round_lines(session)  # every table of every round (web/round_lines.py)
         results = SessionResultTable(session_result_lines(session), prefix="results-")
         paginate = {"per_page": RESULTS_PER_PAGE, "paginator_class": ClampedPaginator}
         RequestConfig(self.request, paginate=paginate).configure(results)
@@ -112,24 +113,15 @@ class SessionPageMixin(PageMixin, PermissionRequiredMixin, SessionMixin):
             "can_manage": user.has_perm("club.add_checkin") and session.is_open,
             "show_fees": user.has_perm("club.view_checkin"),
             "can_draw": user.has_perm("games.add_round") and session.is_open,
-            "next_round": session.rounds.count() + 1,
+            "next_round": len(rounds) + 1,
             "can_settle": user.has_perm("money.settle_session") and session.is_open,
         }
         if session.is_open and user.has_perm("games.correct_result"):
             # The rounds whose scorecards can still be typed in: a table played, without a
             # confirmed result (games:round_scorecards; a game not played has none to type).
-            context["scorecard_rounds"] = {
-                round_.pk
-                for round_ in rounds
-                for game in round_.games.all()
-                if game.status == GameStatus.PLAYED
-                and (
-                    not game.current_results
-                    or game.current_results[0].state != ResultState.CONFIRMED
-                )
-            }
+            context["scorecard_rounds"] = {r.pk for r in rounds if r.scorecards_open}
         if context["show_fees"] and session.house_rules.fee_per_game:
-            # Owed and paid per game (web/includes/checkin_fee.html).
+            # Owed and paid per game (the check-in rows of web/session.html).
             context["checkins"], context["totals"] = checkins_with_fees(
                 session, context["checkins"]
             )
@@ -156,10 +148,18 @@ class SessionPageMixin(PageMixin, PermissionRequiredMixin, SessionMixin):
             if self.request.GET.get("then") == "checkin":  # just checked someone in
                 context["checkin_form"].fields["name"].widget.attrs["autofocus"] = True
             context["candidates"] = checkin_candidates(session)
-            # The rounds a player may leave after or sit out (web/includes/checkin_absence.html).
-            context["round_numbers"] = range(1, session.house_rules.rounds_per_session + 1)
+            # The rounds a player may leave after or sit out (the check-in rows, web/session.html).
+            round_numbers = range(1, session.house_rules.rounds_per_session + 1)
+            context["round_numbers"] = round_numbers
             context["rounds_drawn"] = len(rounds)
             context["absence_error"] = {}
+            # Built once for every row (web/checkin_rows.py): the buttons' addresses and the
+            # rounds' options.
+            add_row_urls(session, context["checkins"])
+            context["leaves_options"] = leaves_options(round_numbers, len(rounds))
+            context["sits_options"] = sits_options(
+                round_numbers, len(rounds), context["next_round"]
+            )
         context.update(overrides)
         return context
 

@@ -1,0 +1,34 @@
+"""The check-in rows' addresses and round options, worked out once for the table, are the ones
+{% url %} and the old option-by-option loops gave."""
+
+from types import SimpleNamespace
+
+from django.urls import reverse
+
+from web.checkin_rows import ROW_URLS, add_row_urls, leaves_options, sits_options
+
+
+def test_each_row_gets_the_addresses_url_reverses():
+    session = SimpleNamespace(pk=7)
+    rows = [SimpleNamespace(pk=pk) for pk in (1, 77, 987654, 12)]
+    add_row_urls(session, rows)
+    for row in rows:
+        assert row.urls == {key: reverse(name, args=[7, row.pk]) for key, name in ROW_URLS.items()}
+
+
+def test_leaves_options_every_round_but_the_last_the_drawn_one_chosen():
+    assert leaves_options(range(1, 5), 2) == (
+        '<option value="1">1</option><option value="2" selected>2</option>'
+        '<option value="3">3</option>'
+    )
+    # Before any draw, round 1 is chosen.
+    assert leaves_options(range(1, 4), 0) == (
+        '<option value="1" selected>1</option><option value="2">2</option>'
+    )
+
+
+def test_sits_options_rounds_not_drawn_the_next_chosen():
+    assert sits_options(range(1, 5), 2, 3) == (
+        '<option value="3" selected>3</option><option value="4">4</option>'
+    )
+    assert sits_options(range(1, 3), 2, 3) == ""

@@ -172,7 +172,12 @@ def _winnings(club, season: int | None = None) -> QuerySet[LedgerEntry]:
         club=club, settlement__state=SettlementState.CURRENT, kind__in=WINNINGS
     )
     if season is not None:
-        rows = rows.filter(in_season(club, season, "session__date"))
+        # The season's sessions as a list of ids for the index (money.LedgerEntry's
+        # ledger_club_winnings): joining the session of every win and testing its date would
+        # read every win of the club's history.
+        rows = rows.filter(
+            session__in=Session.objects.filter(in_season(club, season), club=club).values("pk")
+        )
     return rows
 
 

@@ -259,7 +259,11 @@ def all_time_standings(club) -> list[SeasonStanding]:
 
 def club_seasons(club) -> list[int]:
     """Every season the club has played, newest first."""
-    return seasons_of(club, Session.objects.filter(club=club).dates("date", "day"))
+    # Distinct plain dates: `.dates()` truncates every date through a function call per row
+    # (a Python one on SQLite), several times the cost of the read at ten years.
+    return seasons_of(
+        club, Session.objects.filter(club=club).order_by().values_list("date", flat=True).distinct()
+    )
 
 
 @dataclass(frozen=True)
@@ -364,23 +368,27 @@ def player_season(club, player, season: int) -> PlayerSeason:
 
 
 def head_to_head(club, player, season: int | None = None) -> list[dict]:
-    """Games against each opponent (partners excluded) and who won them, in two queries."""
-    my_lines = confirmed_lines(club, season).filter(player=player)
-    mine = {
-        result_id: (side, won)
-        for result_id, side, won in my_lines.values_list("result_id", "side", "won")
-    }
+    """Games against each opponent (partners excluded) and who won them, in one query: the
+    other lines of every confirmed result the player has a line in, each with the player's own
+    side and win beside it."""
     # Unordered: the rows are tallied, not listed, and ordering by the result's game, round
     # and session would join those tables whole, every club's rows with them.
     others = (
-        ResultLine.objects.filter(result_id__in=my_lines.values("result_id"))
+        confirmed_lines(club, season)
+        .filter(result__lines__player=player)
         .exclude(player=player)
         .order_by()
-        .values_list("result_id", "player_id", "player__display_name", "side", "won")
+        .values_list(
+            "player_id",
+            "player__display_name",
+            "side",
+            "won",
+            "result__lines__side",
+            "result__lines__won",
+        )
     )
     table: dict[int, dict] = {}
-    for result_id, opponent_id, name, side, won in others:
-        my_side, my_won = mine[result_id]
+    for opponent_id, name, side, won, my_side, my_won in others:
         if side == my_side:
             continue  # a partner, not an opponent
         row = table.setdefault(

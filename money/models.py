@@ -220,6 +220,9 @@ class LedgerEntry(AppendOnlyModel):
         verbose_name_plural = "ledger entries"
         indexes = [
             models.Index(fields=["club", "pot", "created_at"]),
+            # Each pot's balance on the ledger page: the sums read from the index alone, not
+            # from every row of the club's history.
+            models.Index(fields=["club", "pot", "amount_cents"], name="ledger_club_pot_amount"),
             # Money won on the standings pages: a club's payouts and side-pot wins.
             models.Index(fields=["club", "kind"]),
             # Money won in a season or by a player: a season's sessions looked up under each

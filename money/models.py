@@ -220,8 +220,18 @@ class LedgerEntry(AppendOnlyModel):
         verbose_name_plural = "ledger entries"
         indexes = [
             models.Index(fields=["club", "pot", "created_at"]),
+            # Each pot's balance on the ledger page: the sums read from the index alone, not
+            # from every row of the club's history.
+            models.Index(fields=["club", "pot", "amount_cents"], name="ledger_club_pot_amount"),
             # Money won on the standings pages: a club's payouts and side-pot wins.
             models.Index(fields=["club", "kind"]),
+            # Money won in a season or by a player: a season's sessions looked up under each
+            # kind of win, every column those sums read in the index, so a season costs its
+            # own rows rather than every win the club ever paid.
+            models.Index(
+                fields=["club", "kind", "session", "player", "amount_cents", "settlement"],
+                name="ledger_club_winnings",
+            ),
             # The ledger page, newest first a page at a time: read from the index's end
             # instead of sorting every row the club ever wrote.
             models.Index(fields=["club", "created_at", "id"], name="ledger_club_newest"),

@@ -13,6 +13,8 @@ from __future__ import annotations
 from decimal import Decimal
 
 import django_tables2 as tables
+from django.template.defaultfilters import date as date_filter
+from django.urls import reverse
 from django.utils.html import format_html
 
 from core.templatetags.pegboard import cents
@@ -32,10 +34,14 @@ class SignedCentsColumn(tables.Column):
         return f"+{cents(value)}" if value > 0 else cents(value)
 
 
+# "12 Nov" stays on one line, the year may wrap on a phone.
+SESSION_DATE_FORMAT = "j\u00a0M Y"
+
+
 class LedgerTable(tables.Table):
     session = tables.DateColumn(
         accessor="session__date",
-        format="j\u00a0M Y",  # "12 Nov" stays on one line, the year may wrap on a phone
+        format=SESSION_DATE_FORMAT,
         linkify=("web:session", {"pk": tables.A("session_id")}),
         verbose_name="Session",
     )
@@ -67,6 +73,7 @@ class LedgerTable(tables.Table):
         per_page = 50
         empty_text = "No ledger rows here."
         attrs = {"data-testid": "ledger"}
+        template_name = "money/includes/ledger_table.html"
 
     def __init__(self, *args, club, pot_totals=None, **kwargs):
         super().__init__(*args, **kwargs)
@@ -81,6 +88,41 @@ class LedgerTable(tables.Table):
                 self.club, [row.record.pk for row in rows], pot_totals=self.pot_totals
             )
         return cents(self._page_balances[record.pk])
+
+    def page_lines(self) -> list[dict]:
+        """The cells of the rows shown, worked out once (the page's template loops over them):
+        what the columns render, the session's and player's links built once each."""
+        rows = self.page.object_list if hasattr(self, "page") else self.rows
+        entries = [row.record for row in rows]
+        balances = ledger_balances(
+            self.club, [entry.pk for entry in entries], pot_totals=self.pot_totals
+        )
+        session_urls: dict[int, str] = {}
+        player_urls: dict[int, str] = {}
+        lines = []
+        for entry in entries:
+            if entry.session_id not in session_urls:
+                session_urls[entry.session_id] = reverse("web:session", args=[entry.session_id])
+            player_url = ""
+            if entry.player_id is not None:
+                if entry.player_id not in player_urls:
+                    player_urls[entry.player_id] = reverse(
+                        "money:player_money", args=[entry.player_id]
+                    )
+                player_url = player_urls[entry.player_id]
+            lines.append(
+                {
+                    "session_url": session_urls[entry.session_id],
+                    "session_date": date_filter(entry.session.date, SESSION_DATE_FORMAT),
+                    "kind": entry.get_kind_display(),
+                    "pot": entry.get_pot_display(),
+                    "amount": self.columns["amount_cents"].column.render(entry.amount_cents),
+                    "balance": cents(balances[entry.pk]),
+                    "player_url": player_url,
+                    "player": str(entry.player) if entry.player_id is not None else "",
+                }
+            )
+        return lines
 
     def render_kind(self, value, record):
         return format_html(

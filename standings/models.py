@@ -79,6 +79,11 @@ class GameRating(models.Model):
                 name="rating_player_order",
             ),
             models.Index(fields=["club", "date", "session"], name="rating_club_order"),
+            # A player's expected and actual wins, of a season or of every game: the sums
+            # read from the index alone.
+            models.Index(
+                fields=["club", "player", "date", "won", "win_chance"], name="rating_player_luck"
+            ),
         ]
 
     def __str__(self) -> str:

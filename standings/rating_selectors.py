@@ -6,7 +6,8 @@ PROVISIONAL_GAMES rated games. A player with no rated game has no rating and is 
 
 - `current_ratings(club, season=None)`: the club's table, best ordinal first (as a season
   ended, with a season).
-- `player_rating_history(club, player)`: one point per rated game of the player, in order.
+- `player_rating_history(club, player, season=None)`: one point per rated game of the player,
+  in order; `player_rating_now(club, player)`: the last of them.
 - `session_upsets(session, limit=3)`: the session's wins by a side the model did not favour,
   the least likely first.
 - `expected_vs_actual(club, player, season=None)`: the wins the model expected of the player
@@ -98,28 +99,45 @@ class RatingPoint:
         return is_provisional(self.games)
 
 
-def player_rating_history(club: Club, player: Player) -> list[RatingPoint]:
-    """The player's rating game by game, in the replay order (empty: no rated game)."""
-    rows = (
+POINT_FIELDS = (
+    "game_id",
+    "session_id",
+    "date",
+    "round_number",
+    "table",
+    "won",
+    "rank",
+    "games",
+    "mu_before",
+    "sigma_before",
+    "mu_after",
+    "sigma_after",
+    "win_chance",
+)
+REPLAY_ORDER = ("date", "session_id", "round_number", "table", "game_id")
+
+
+def player_rating_history(
+    club: Club, player: Player, season: int | None = None
+) -> list[RatingPoint]:
+    """The player's rating game by game, in the replay order (empty: no rated game), of every
+    season or of one (club.seasons)."""
+    rows = GameRating.objects.filter(club=club, player=player)
+    if season is not None:
+        rows = rows.filter(in_season(club, season))
+    return [RatingPoint(*row) for row in rows.order_by(*REPLAY_ORDER).values_list(*POINT_FIELDS)]
+
+
+def player_rating_now(club: Club, player: Player) -> RatingPoint | None:
+    """The player's current rating: their point of their last rated game (None: no rated
+    game), read from the end of the replay order rather than through their whole history."""
+    row = (
         GameRating.objects.filter(club=club, player=player)
-        .order_by("date", "session_id", "round_number", "table", "game_id")
-        .values_list(
-            "game_id",
-            "session_id",
-            "date",
-            "round_number",
-            "table",
-            "won",
-            "rank",
-            "games",
-            "mu_before",
-            "sigma_before",
-            "mu_after",
-            "sigma_after",
-            "win_chance",
-        )
+        .order_by(*(f"-{field}" for field in REPLAY_ORDER))
+        .values_list(*POINT_FIELDS)
+        .first()
     )
-    return [RatingPoint(*row) for row in rows]
+    return RatingPoint(*row) if row else None
 
 
 @dataclass(frozen=True)
@@ -200,8 +218,10 @@ def expected_vs_actual(club: Club, player: Player, season: int | None = None) ->
     rows = GameRating.objects.filter(club=club, player=player)
     if season is not None:
         rows = rows.filter(in_season(club, season))
+    # Counted over `won` (never null) rather than the id, so that every column read is in the
+    # index rating_player_luck and the database reads the index alone.
     figures = rows.aggregate(
-        games=Count("pk"), wins=Count("pk", filter=Q(won=True)), expected=Sum("win_chance")
+        games=Count("won"), wins=Count("won", filter=Q(won=True)), expected=Sum("win_chance")
     )
     return ExpectedActual(
         games=figures["games"], wins=figures["wins"], expected_wins=figures["expected"] or 0.0

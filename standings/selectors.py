@@ -23,7 +23,7 @@ from django.db.models import Count, QuerySet, Sum
 from club.models import Player, Session
 from club.seasons import in_season, seasons_of
 from games.models import ResultLine, ResultState, SessionTotal
-from games.ranking import rank
+from games.ranking import measures, rank
 from money.models import LedgerEntry, LedgerKind, SettlementState
 from standings.highlights import (
     TOP,
@@ -172,7 +172,12 @@ def _winnings(club, season: int | None = None) -> QuerySet[LedgerEntry]:
         club=club, settlement__state=SettlementState.CURRENT, kind__in=WINNINGS
     )
     if season is not None:
-        rows = rows.filter(in_season(club, season, "session__date"))
+        # The season's sessions as a list of ids for the index (money.LedgerEntry's
+        # ledger_club_winnings): joining the session of every win and testing its date would
+        # read every win of the club's history.
+        rows = rows.filter(
+            session__in=Session.objects.filter(in_season(club, season), club=club).values("pk")
+        )
     return rows
 
 
@@ -237,8 +242,10 @@ def running_ranks(rows: list[dict], player_id: int, *, best: int | None) -> list
                 line["won"] += r["won"]
                 line["spread"] += r["spread"]
         if player_id in {r["player_id"] for r in by_date[day]}:
-            mine = next(r for r in rank(lines.values()) if r.row["player_id"] == player_id)
-            history.append((day, mine.rank))
+            # The rank `rank` would give: one more than the players strictly ahead on the
+            # precedence (a competition rank), counted without sorting the table each morning.
+            mine = measures(lines[player_id])
+            history.append((day, 1 + sum(measures(line) > mine for line in lines.values())))
     return history
 
 
@@ -254,7 +261,11 @@ def all_time_standings(club) -> list[SeasonStanding]:
 
 def club_seasons(club) -> list[int]:
     """Every season the club has played, newest first."""
-    return seasons_of(club, Session.objects.filter(club=club).dates("date", "day"))
+    # Distinct plain dates: `.dates()` truncates every date through a function call per row
+    # (a Python one on SQLite), several times the cost of the read at ten years.
+    return seasons_of(
+        club, Session.objects.filter(club=club).order_by().values_list("date", flat=True).distinct()
+    )
 
 
 @dataclass(frozen=True)
@@ -359,23 +370,27 @@ def player_season(club, player, season: int) -> PlayerSeason:
 
 
 def head_to_head(club, player, season: int | None = None) -> list[dict]:
-    """Games against each opponent (partners excluded) and who won them, in two queries."""
-    my_lines = confirmed_lines(club, season).filter(player=player)
-    mine = {
-        result_id: (side, won)
-        for result_id, side, won in my_lines.values_list("result_id", "side", "won")
-    }
+    """Games against each opponent (partners excluded) and who won them, in one query: the
+    other lines of every confirmed result the player has a line in, each with the player's own
+    side and win beside it."""
     # Unordered: the rows are tallied, not listed, and ordering by the result's game, round
     # and session would join those tables whole, every club's rows with them.
     others = (
-        ResultLine.objects.filter(result_id__in=my_lines.values("result_id"))
+        confirmed_lines(club, season)
+        .filter(result__lines__player=player)
         .exclude(player=player)
         .order_by()
-        .values_list("result_id", "player_id", "player__display_name", "side", "won")
+        .values_list(
+            "player_id",
+            "player__display_name",
+            "side",
+            "won",
+            "result__lines__side",
+            "result__lines__won",
+        )
     )
     table: dict[int, dict] = {}
-    for result_id, opponent_id, name, side, won in others:
-        my_side, my_won = mine[result_id]
+    for opponent_id, name, side, won, my_side, my_won in others:
         if side == my_side:
             continue  # a partner, not an opponent
         row = table.setdefault(

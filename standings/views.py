@@ -30,6 +30,7 @@ from standings.rating_selectors import (
     current_ratings,
     expected_vs_actual,
     player_rating_history,
+    player_rating_now,
     ratings_pending_from,
 )
 from standings.ratings import MODEL
@@ -196,11 +197,13 @@ class PlayerPageView(ClubVisitorCacheMixin, SeasonMixin, TemplateView):
             Point(label=f"{day:%-d %b}", value=value) for day, value in data.points_by_session
         ]
         ranks = [Point(label=f"{day:%-d %b}", value=rank) for day, rank in data.rank_by_session]
-        history = player_rating_history(self.club, player)
-        in_view = [point for point in history if self.club.season_of(point.date) == season]
+        # The season's points for the chart and the latest for the rating shown: a player's
+        # whole history is thousands of games at ten years.
+        in_view = player_rating_history(self.club, player, season)
+        now = player_rating_now(self.club, player)
         return super().get_context_data(
-            rating=history[-1] if history else None,
-            rating_shown=rating_text(history[-1].ordinal) if history else "",
+            rating=now,
+            rating_shown=rating_text(now.ordinal) if now else "",
             provisional_games=PROVISIONAL_GAMES,
             season_luck=expected_vs_actual(self.club, player, season),
             career_luck=expected_vs_actual(self.club, player),

@@ -15,6 +15,7 @@ from standings.rating_selectors import (
     current_ratings,
     expected_vs_actual,
     player_rating_history,
+    player_rating_now,
     session_upsets,
 )
 from tests.builders import run_session
@@ -138,12 +139,32 @@ def test_a_players_history_follows_the_replay(people, pair):
     assert player_rating_history(club, PlayerFactory(club=club)) == []
 
 
+def test_a_seasons_points_and_the_rating_now(people, pair):
+    """The player page charts one season's points and shows the rating after the last game of
+    all, whichever season is picked."""
+    club, ann, bob = pair
+    run_session(
+        club, *people, players=2, rounds=2, date=dt.date(2025, 12, 4), scores=winning(ann, bob)
+    )
+    run_session(club, *people, players=2, rounds=3, date=THURSDAY, scores=winning(bob, ann, ann))
+
+    history = player_rating_history(club, ann)
+    assert [point.date.year for point in history] == [2025, 2025, 2026, 2026, 2026]
+    assert player_rating_history(club, ann, season=2025) == history[:2]
+    assert player_rating_history(club, ann, season=2026) == history[2:]
+    assert player_rating_history(club, ann, season=2024) == []
+    assert player_rating_now(club, ann) == history[-1]
+    assert player_rating_now(club, PlayerFactory(club=club)) is None
+
+
 def test_each_read_is_one_query(people, pair, django_assert_num_queries):
     club, ann, _ = pair
     session = run_session(club, *people, players=2, rounds=2, date=THURSDAY)
     for read in (
         lambda: current_ratings(club),
         lambda: player_rating_history(club, ann),
+        lambda: player_rating_history(club, ann, season=2026),
+        lambda: player_rating_now(club, ann),
         lambda: session_upsets(session),
         lambda: expected_vs_actual(club, ann),
     ):

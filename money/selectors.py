@@ -85,9 +85,10 @@ def _fee_blockers(session: Session, page: str) -> list[Blocker]:
     return blockers
 
 
-def settle_blockers(session: Session) -> list[Blocker]:
+def settle_blockers(session: Session, *, coins: list[CoinLine] | None = None) -> list[Blocker]:
     """Everything that stops the session being settled, each as a sentence saying what to do,
-    with the page that does it; then what the apps above register (money.hooks)."""
+    with the page that does it; then what the apps above register (money.hooks). `coins`: the
+    session's `skunk_coin_lines` when the caller has read them already (the session page)."""
     page = reverse("web:session", args=[session.pk])
     blockers = []
     nobody = not CheckIn.objects.filter(session=session).exists()
@@ -152,7 +153,8 @@ def settle_blockers(session: Session) -> list[Blocker]:
                 where,
             )
         )
-    coins = skunk_coin_lines(session)
+    if coins is None:
+        coins = skunk_coin_lines(session)
     owing = [coin.label for coin in coins if coin.owed and not coin.paid]
     if owing:
         blockers.append(

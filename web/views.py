@@ -138,7 +138,7 @@ class SessionPageMixin(PageMixin, PermissionRequiredMixin, SessionMixin):
             context["skunk_coins"] = skunk_coin_lines(session)
             context["can_collect"] = user.has_perm("club.change_checkin") and session.is_open
         if context["can_settle"]:
-            context["blockers"] = settle_blockers(session)
+            context["blockers"] = settle_blockers(session, coins=context.get("skunk_coins"))
         if user.has_perm(ORGANISER_PERMISSION):  # who sets others' PINs
             context["wrong_pins"] = session_wrong_pins(session)
             context["pin_free_wrong"] = FREE_WRONG_PINS

@@ -94,23 +94,6 @@ def session_standings(session: Session) -> list[Standing]:
     return standings
 
 
-def session_rounds(session: Session) -> QuerySet[Round]:
-    """The session's rounds with their games and current results (with the players' names), in
-    a fixed few queries. `game.seats` holds the seats of games still without a result only: the
-    page names a game's players from its result lines once there is one."""
-    current = Result.objects.exclude(state=ResultState.SUPERSEDED).prefetch_related(
-        Prefetch("lines", queryset=ResultLine.objects.select_related("player"))
-    )
-    waiting = Seat.objects.exclude(
-        game__results__state__in=[ResultState.DRAFT, ResultState.CONFIRMED]
-    ).select_related("player")
-    games = Game.objects.prefetch_related(
-        Prefetch("seats", queryset=waiting),
-        Prefetch("results", queryset=current, to_attr="current_results"),
-    )
-    return session.rounds.prefetch_related(Prefetch("games", queryset=games))
-
-
 def game_history(game: Game) -> QuerySet[Result]:
     """Every version of a game's result, newest first, with lines and who entered/confirmed."""
     return game.results.select_related(

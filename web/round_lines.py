@@ -4,9 +4,9 @@ queries of values, not model instances.
 
 The page lists every table of every round (a 40-player morning: six rounds of twenty tables,
 each with two or three lines); building a model object for every round, game, result, line,
-seat and player of the morning took a good share of the page's time. The lines come out as
-games.selectors.session_rounds gives them: rounds by number, tables by number, a game's
-current result its newest version not replaced, lines by side then name, seats by position.
+seat and player of the morning took a good share of the page's time. The order: rounds by
+number, tables by number, a game's current result its newest version not replaced, lines by
+side then name, seats by position.
 """
 
 from __future__ import annotations

@@ -15,6 +15,7 @@ import time
 
 from games import services as game_services
 from games.models import Game, Result, ResultState
+from ops.ratings_bench import flipped
 from standings import catch_up, ratings
 from standings import services as rating_services
 from standings.models import RatingsStale
@@ -29,15 +30,6 @@ FIRST = dt.date(2026, 1, 8)
 WEEKS = 10
 SLOW = 0.03  # seconds more per rated game: the replay from the first session lasts ~1.5 s
 WAIT_LIMIT = 1.0
-
-
-def flipped(game: Game) -> list[int]:
-    scores = Result.objects.get(game=game, state=ResultState.CONFIRMED).scores
-    winner = scores.index(max(scores))
-    other = (winner + 1) % len(scores)
-    new = list(scores)
-    new[winner], new[other] = scores[other], scores[winner]
-    return new
 
 
 def first_game(session) -> Game:

@@ -282,9 +282,9 @@ def test_600_entrants_after_21_rounds_pair_within_a_second():
     met, byes = random_history(entrants, 21, random.Random(600))
     times = []
     for seed in range(5):
-        start = time.perf_counter()
+        start = time.process_time()  # the work done, whatever else the machine is doing
         pairing = pair_round(entrants=entrants, met=met, byes=byes, seed=seed)
-        times.append(time.perf_counter() - start)
+        times.append(time.process_time() - start)
         check_round(pairing, entrants, met, byes)
         assert pairing.repeats == 0
     print(f"600 entrants, 21 rounds of history: {max(times) * 1000:.1f} ms (slowest of 5)")

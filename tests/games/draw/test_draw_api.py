@@ -401,8 +401,8 @@ def test_forty_players_draw_fast(mode: str) -> None:
         play_session(players, mode=mode, seed=1, rounds=5, history=history)
     )
     history = dataclasses.replace(history, season_opponents=season)
-    started = time.perf_counter()
+    started = time.process_time()  # the work done, whatever else the machine is doing
     draw = draw_round(entrants=players, mode=mode, seed=7, history=history, rounds_remaining=1)
-    elapsed = time.perf_counter() - started
+    elapsed = time.process_time() - started
     assert draw.session_repeats == 0
     assert elapsed < 2.0, elapsed  # far above a usual draw of 40, so only a runaway search fails

@@ -18,11 +18,14 @@ import datetime as dt
 import fcntl
 import hashlib
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 from unittest import mock
 
 import pytest
 from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db import transaction
 from django.utils import timezone
 
 from club.roles import JUDGES, ORGANISERS, PLAYERS
@@ -103,6 +106,70 @@ def link_table(db):
     """A `table` whose players have no logins: they play through its table link
     (tests.builders.LinkTable)."""
     return LinkTable()
+
+
+@dataclass(frozen=True)
+class PageWorld:
+    """`club` and `other_club` of the page tests, each with the objects their URLs name
+    (tests/web/test_pages.py `club_objects`, and a tournament): `objects` holds the first club's
+    as (model, id) by parameter name; `logins` a user id for each column of the page table but
+    "public" (its roles in the first club, then "stranger" and "b_organiser" of the other club,
+    and "no_record", an organisers' login with no player record)."""
+
+    club: int
+    other_club: int
+    objects: dict
+    logins: dict
+
+    def first_club(self):
+        from club.models import Club
+
+        return Club.objects.get(pk=self.club)
+
+    def second_club(self):
+        from club.models import Club
+
+        return Club.objects.get(pk=self.other_club)
+
+    def fresh_objects(self) -> dict:
+        """The first club's objects read afresh, so no test sees what another changed in memory."""
+        return {key: model.objects.get(pk=pk) for key, (model, pk) in self.objects.items()}
+
+    def login(self, column: str):
+        return get_user_model().objects.get(pk=self.logins[column])
+
+
+@pytest.fixture(scope="module")
+def page_world(django_db_setup, django_db_blocker) -> PageWorld:
+    """A `PageWorld`, built once for the module that asks for it, inside a transaction rolled
+    back at the module's end; each test runs in a savepoint of it, so what a page writes is gone
+    before the next test. Its clubs are the site's only clubs: a module that asks for it asks for
+    no `club` or `other_club`."""
+    from tests.tournaments.page_objects import tournament_objects
+    from tests.web.test_pages import club_objects
+
+    with django_db_blocker.unblock(), transaction.atomic():
+        club = ClubFactory(name="Thursday Test Club", slug="pages-first")
+        other_club = ClubFactory(name="Other Side Club", slug="pages-other")
+        club_objects(other_club) | tournament_objects(other_club)
+        objects = club_objects(club) | tournament_objects(club)
+
+        def login(role: str, of, name: str) -> int:
+            user = UserFactory(role=ROLE_GROUPS[role])
+            PlayerFactory(club=of, user=user, display_name=f"{name} {user.username}")
+            return user.pk
+
+        logins = {role: login(role, club, role.title()) for role in ROLES if role != "public"}
+        logins["stranger"] = login("player", other_club, "Stranger")
+        logins["b_organiser"] = login("organiser", other_club, "Stranger")
+        logins["no_record"] = UserFactory(role=ORGANISERS).pk
+        yield PageWorld(
+            club=club.pk,
+            other_club=other_club.pk,
+            objects={key: (type(obj), obj.pk) for key, obj in objects.items()},
+            logins=logins,
+        )
+        transaction.set_rollback(True)
 
 
 @pytest.fixture(autouse=True)

@@ -1,7 +1,8 @@
 """Clubs never see each other's private data, for every URL of the site.
 
-Terms: the *first club* is `club` (also the anonymous visitors' club); a *stranger* is a member of
-`other_club`, so their current club is the other club. Every URL is built with the first club's
+Terms: the *first club* and the *other club* are the two clubs of `page_world` (tests/conftest.py),
+built once for this module (the first is also the anonymous visitors' club); a *stranger* is a
+member of the other club, so that is their current club. Every URL is built with the first club's
 objects by `url_for`, and what each role may do there is the one page table, PAGES, in
 tests/web/test_pages.py (its columns "stranger" and "b_organiser" are another club's player and
 organiser; "no_record" a login with no player record anywhere). A *marker* is text only the
@@ -21,8 +22,6 @@ from core.models import AuditEntry
 from games.models import Result, Round, Seat
 from money.models import LedgerEntry, Settlement
 from scoring.models import Claim, Dispute, Ruling
-from tests.builders import run_session
-from tests.factories import UserFactory
 from tests.web.test_pages import (
     COLUMNS,
     LINK_IS_THE_KEY,
@@ -30,7 +29,6 @@ from tests.web.test_pages import (
     PAGES,
     POST_DATA,
     assert_status,
-    login_as,
     named_urls,
     row_counts,
     url_for,
@@ -122,17 +120,17 @@ def test_the_table_has_a_stranger_column_and_post_only_actions_are_found():
 @pytest.mark.parametrize("name", SCOPED)
 @pytest.mark.parametrize("role", ["player", "organiser"])
 def test_a_stranger_never_sees_or_changes_the_first_clubs_data(
-    role, name, method, published, club, other_club, member, stranger, client
+    role, name, method, published, page_world, client
 ):
     """Another club's player or organiser, on any URL built with the first club's objects, gets
     none of its names, changes none of its rows, and cannot tell its objects from made-up ids."""
+    club, other_club = page_world.first_club(), page_world.second_club()
     publish(club, published)
-    url_for(name, other_club)
-    url = url_for(name, club)
+    url = url_for(name, club, page_world.fresh_objects())
     mark_players(club, FIRST)
     owner = Client()
-    owner.force_login(member("organiser"))
-    client.force_login(stranger(role))
+    owner.force_login(page_world.login("organiser"))
+    client.force_login(page_world.login("stranger" if role == "player" else "b_organiser"))
     before, rows_before = first_club_state(club), row_counts()
 
     response = getattr(client, method)(url, POST_DATA if method == "post" else None)
@@ -161,9 +159,10 @@ def test_a_stranger_never_sees_or_changes_the_first_clubs_data(
 
 @pytest.mark.parametrize("name", sorted(LINKS))
 @pytest.mark.parametrize("column", COLUMNS)
-def test_a_made_up_link_is_a_404_for_everyone(column, name, club, client, member, stranger):
-    url_for(name, club)  # a live link exists; the made-up one is not it
-    client = login_as(column, client, member, stranger)
+def test_a_made_up_link_is_a_404_for_everyone(column, name, page_world, client):
+    url_for(name, page_world.first_club(), page_world.fresh_objects())  # a live link exists
+    if column != "public":
+        client.force_login(page_world.login(column))
     before = row_counts()
     made_up = reverse(name, kwargs=dict.fromkeys(URLS[name].pattern.converters, "x" * 32))
     assert client.get(made_up).status_code == 404
@@ -175,14 +174,15 @@ def test_a_made_up_link_is_a_404_for_everyone(column, name, club, client, member
 @pytest.mark.parametrize("name", POST_ONLY)
 @pytest.mark.parametrize("column", ["public", "stranger", "b_organiser", "no_record"])
 def test_post_only_actions_refuse_anonymous_and_strangers(
-    column, name, published, club, other_club, client, member, stranger
+    column, name, published, page_world, client
 ):
     """The status is the page table's, except that where a stranger may do the action (a GET is
     405) the object is not theirs: 404. Nothing is written."""
+    club = page_world.first_club()
     publish(club, published)
-    url_for(name, other_club)
-    url = url_for(name, club)
-    client = login_as(column, client, member, stranger)
+    url = url_for(name, club, page_world.fresh_objects())
+    if column != "public":
+        client.force_login(page_world.login(column))
     expected = PAGES[name][COLUMNS.index(column)]
     if expected == 405:
         expected = 404
@@ -193,28 +193,3 @@ def test_post_only_actions_refuse_anonymous_and_strangers(
     assert_status(response, expected, published)
     assert row_counts() == rows_before
     assert first_club_state(club) == before
-
-
-@pytest.mark.parametrize("published", [True, False], ids=["published", "private"])
-@pytest.mark.parametrize("name", ["club:players", "standings:season", "standings:all_time"])
-def test_club_wide_pages_show_each_member_their_own_club(
-    name, published, club, other_club, member, stranger, client
-):
-    """Both clubs played a session; each club's pages list its own players and nobody else's."""
-    for each in (club, other_club):
-        organisers = [UserFactory(role="organisers", club=each) for _ in range(2)]
-        run_session(each, *organisers, players=4)
-    mark_players(club, FIRST)
-    mark_players(other_club, OTHER)
-    publish(club, published)
-    owner = Client()
-    owner.force_login(member("player"))
-    client.force_login(stranger("player"))
-
-    mine = owner.get(reverse(name)).content.decode()
-    theirs = client.get(reverse(name)).content.decode()
-
-    assert FIRST in mine and club.name in mine
-    assert OTHER not in mine and other_club.name not in mine
-    assert OTHER in theirs and other_club.name in theirs
-    assert FIRST not in theirs and club.name not in theirs

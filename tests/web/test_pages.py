@@ -3,11 +3,7 @@ by role, and the forms' error paths. The page table is checked against the URL c
 without a row here fails `test_every_url_has_a_row_in_the_page_table`; tests/security reads the same
 table for what one club may do with another club's objects."""
 
-from dataclasses import dataclass
-
 import pytest
-from django.contrib.auth import get_user_model
-from django.db import transaction
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from club.audit import ClubVerb
@@ -18,7 +14,7 @@ from games.models import CorrectionProposal, Game, Result, Round
 from money.models import LedgerEntry, Settlement, SkunkCoin
 from scoring import services
 from scoring.models import Claim, Dispute
-from tests.conftest import ROLE_GROUPS, ROLES
+from tests.conftest import ROLES
 from tests.factories import (
     CheckInFactory,
     ClubFactory,
@@ -402,61 +398,6 @@ def assert_status(response, expected, published: bool) -> None:
         assert response.url.startswith(reverse("login"))
     else:
         assert response.status_code == expected, response.content[:500]
-
-
-@dataclass(frozen=True)
-class PageWorld:
-    """Two clubs, each with `club_objects` and a tournament (`objects`: ids by parameter name),
-    and a login for each column of COLUMNS but "public" (`logins`: user ids)."""
-
-    club: int
-    objects: dict[str, tuple[type, int]]
-    logins: dict[str, int]
-
-    def fresh_objects(self) -> dict:
-        """This club's objects read afresh, so no test sees what another changed in memory."""
-        return {key: model.objects.get(pk=pk) for key, (model, pk) in self.objects.items()}
-
-
-@pytest.fixture(scope="module")
-def page_world(django_db_setup, django_db_blocker) -> PageWorld:
-    """Built once for the module inside a transaction rolled back at the end; each test runs in
-    a savepoint of it, so what a page writes is gone before the next."""
-    with django_db_blocker.unblock(), transaction.atomic():
-        club = ClubFactory(name="Thursday Test Club", slug="thursday-test")
-        other_club = ClubFactory(name="Other Side Club", slug="other-side")
-        club_objects(other_club) | tournament_objects(other_club)
-        objects = club_objects(club) | tournament_objects(club)
-
-        def login(role: str, of: Club, name: str) -> int:
-            user = UserFactory(role=ROLE_GROUPS[role])
-            PlayerFactory(club=of, user=user, display_name=f"{name} {user.username}")
-            return user.pk
-
-        logins = {role: login(role, club, role.title()) for role in ROLES if role != "public"}
-        logins["stranger"] = login("player", other_club, "Stranger")
-        logins["b_organiser"] = login("organiser", other_club, "Stranger")
-        logins["no_record"] = UserFactory(role="organisers").pk
-        yield PageWorld(
-            club=club.pk,
-            objects={key: (type(obj), obj.pk) for key, obj in objects.items()},
-            logins=logins,
-        )
-        transaction.set_rollback(True)
-
-
-@pytest.mark.parametrize("published", [True, False], ids=["published", "private"])
-@pytest.mark.parametrize("name", sorted(PAGES))
-@pytest.mark.parametrize("column", COLUMNS)
-def test_page_status_for_each_role(column, name, published, page_world, client):
-    """Both clubs have a session, a game, a claim, a tournament...; the URL names this club's."""
-    Club.objects.filter(pk=page_world.club).update(standings_public=published)
-    club = Club.objects.get(pk=page_world.club)
-    url = url_for(name, club, page_world.fresh_objects())
-    if column != "public":
-        client.force_login(get_user_model().objects.get(pk=page_world.logins[column]))
-    response = client.get(url)
-    assert_status(response, PAGES[name][COLUMNS.index(column)], published)
 
 
 # A POST that fills the fields of every form on the site, so a refusal is not a form error.

@@ -1,11 +1,12 @@
 """Admin of the club app. Writes go through the services (so they are audited); sessions and
-check-ins are read-only here (the audit trail's admin is core's, read-only too).
+check-ins are read-only here (core's read-only admin, as the audit trail's is).
 """
 
 from django.contrib import admin
 
 from club import services
 from club.models import CheckIn, Club, Player, Session
+from core.admin import ReadOnlyAdmin, ReadOnlyMixin
 
 CLUB_EDITABLE = Club.EDITABLE_FIELDS
 
@@ -67,23 +68,6 @@ class PlayerAdmin(admin.ModelAdmin):
                 **{f: form.cleaned_data[f] for f in fields},
             )
             obj.pk = saved.pk
-
-
-class ReadOnlyMixin:
-    """Shown in the admin, changed only through the site's pages (so every change is audited)."""
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
-
-
-class ReadOnlyAdmin(ReadOnlyMixin, admin.ModelAdmin):
-    pass
 
 
 class CheckInInline(ReadOnlyMixin, admin.TabularInline):

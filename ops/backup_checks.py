@@ -10,7 +10,7 @@ Terms:
   hold already, nor at a missing one. A content type is named by its natural key and must be one
   this site knows (the rows cannot be read otherwise).
 - row rules: what the models validate (`clean_fields()`: choices, lengths, validators such as
-  the money limits, at most `club.models.MONEY_LIMIT_CENTS`; each model's `clean()`: the house
+  the money limits, at most `core.cents.MONEY_LIMIT_CENTS`; each model's `clean()`: the house
   rules, a player's name, a session's date from 1900 to a year ahead, a registered audit verb)
   and their check constraints, on a copy of each row; uniqueness inside the file (unique fields
   and unique constraints); references that must agree (a game's session is its round's

@@ -3,7 +3,7 @@
 
 from django.contrib import admin
 
-from club.admin import ReadOnlyAdmin, ReadOnlyMixin
+from core.admin import ReadOnlyAdmin, ReadOnlyMixin
 from scoring.models import Claim, Dispute, Outcome, Ruling
 
 

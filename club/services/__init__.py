@@ -8,8 +8,8 @@ the user who made the change (None for the system itself, e.g. a data migration)
 - `clubs`: club_create, club_update_rules, and pages_changed, which every app's services call
   when they change what the club's public pages show;
 - `players`: player_create, player_update;
-- `sessions`: session_open, session_redate, session_delete, and the checks other apps' services
-  make (session_require_open) and pages make of a service (passes);
+- `sessions`: session_open, session_redate, session_delete, and the check other apps' services
+  make (session_require_open);
 - `checkins`: checkin_create, checkins_create, checkin_undo, fee_mark_paid, fee_mark_unpaid,
   checkin_leaves_after, checkin_leaves_undo, checkin_sits_out, checkin_sits_out_undo;
 - `logins`: club_start, login_give, login_role_set, login_link_new, login_link_use,
@@ -57,7 +57,6 @@ from club.services.player_links import (
 )
 from club.services.players import PLAYER_FIELDS, player_create, player_update
 from club.services.sessions import (
-    passes,
     session_delete,
     session_open,
     session_redate,
@@ -88,7 +87,6 @@ __all__ = [
     "login_role",
     "login_role_set",
     "pages_changed",
-    "passes",
     "password_change",
     "pin_refusal",
     "pin_set",

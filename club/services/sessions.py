@@ -1,13 +1,13 @@
 """Writes for the club's sessions: opening one with a snapshot of the house rules, moving or
-deleting one nobody has played in yet; and the checks every app's services make of a session
-(`session_require_open`) and pages make of a service (`passes`)."""
+deleting one nobody has played in yet; and the check every app's services make of a session
+(`session_require_open`)."""
 
 from __future__ import annotations
 
 import datetime as dt
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import ProtectedError
 
@@ -18,16 +18,6 @@ from club.rules import HouseRules
 from club.services.clubs import pages_changed
 from core.audit import audit_record
 from core.locking import locked
-
-
-def passes(check, *args) -> bool:
-    """Whether a service's own check (which raises PermissionDenied or ValidationError) passes:
-    for pages deciding which buttons to show; the service still decides when it runs."""
-    try:
-        check(*args)
-    except (PermissionDenied, ValidationError):
-        return False
-    return True
 
 
 def session_require_open(session: Session) -> None:

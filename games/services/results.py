@@ -18,9 +18,10 @@ from django.utils import timezone
 from club.audit import at_the_table, by_link
 from club.locking import lock_session
 from club.models import Player
-from club.services import passes, session_require_open
+from club.services import session_require_open
 from core.audit import audit_record
 from core.locking import locked
+from core.refusals import passes
 from core.submissions import spend_token
 from games.audit import GameVerb
 from games.game_result import GameResultError, game_result

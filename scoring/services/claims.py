@@ -13,9 +13,10 @@ from django.utils import timezone
 from club.audit import at_the_table
 from club.models import Player
 from club.rules import JACKPOT_HANDS
-from club.services import pages_changed, passes
+from club.services import pages_changed
 from core.audit import audit_record
 from core.locking import locked
+from core.refusals import passes
 from core.submissions import spend_token
 from games.models import Game
 from games.services import lock_game, table_refusal

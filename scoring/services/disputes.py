@@ -24,7 +24,6 @@ from club.audit import at_the_table, by_link
 from club.models import CheckIn, Player, PlayerLink, PlayerLinkPurpose
 from club.services import (
     pages_changed,
-    passes,
     pin_verify,
     player_link_issue,
     player_link_refusal,
@@ -34,6 +33,7 @@ from club.services import (
 from club.services.logins import require_organiser
 from core.audit import audit_record
 from core.locking import locked
+from core.refusals import passes
 from core.submissions import spend_token
 from games.game_result import GameResultError, game_result
 from games.models import ResultSource, ResultState

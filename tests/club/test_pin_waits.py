@@ -1,4 +1,4 @@
-"""What a wrong table PIN does (club.pins.pin_verify, club.pin_waits): it is kept and
+"""What a wrong table PIN does (club.services.pins.pin_verify, club.pin_waits): it is kept and
 audited (never the PIN); the first three cost nothing, then each makes the next try of that
 player's PIN wait longer (5 seconds doubling up to 5 minutes); a try during the wait is refused
 without reading the PIN and is not counted; the right PIN works once the wait is over; the count

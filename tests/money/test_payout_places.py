@@ -135,8 +135,8 @@ def test_tied_players_still_pool_the_places_they_occupy() -> None:
 
 @pytest.mark.parametrize(("pot", "winners"), [(50, 3), (75, 2), (1000, 7), (10, 4), (60, 2)])
 def test_side_pot_winners_share_equally(pot: int, winners: int) -> None:
-    """A side pot's winners (money.services._share: all rank 1, weights "equal") share the pot
-    evenly in coins whatever k becomes: ties aside, they pool every paid place."""
+    """A side pot's winners (money.side_pots.plan_side_pot: all rank 1, weights "equal") share
+    the pot evenly in coins whatever k becomes: ties aside, they pool every paid place."""
     result = plan_payouts(
         pot_cents=pot,
         players=[RankedPlayer(player_id=index, rank=1) for index in range(1, winners + 1)],

@@ -16,7 +16,8 @@ Terms:
   Nothing is posted through a card's address (the game's page posts to the game's own link).
 - forwarding: a GET of a game's link whose round is over (a later round drawn, the session
   still open) goes to the same table number's current game, as a card does; its posts stay
-  refused (410), so no result is entered at a past round's game.
+  refused (410), so no result is entered at a past round's game, and the refusal links on to
+  that table's game now (or, with no game there, to where everyone plays).
 - offline worker: the service worker of static/js/table-worker.js, served at `/t/sw.js`
   (`table_worker`) so that its scope is `/t/`: it keeps the last copy of each table page a phone
   opened and shows it on a reload when the network is down (docs/decisions/table-links.md).
@@ -275,8 +276,8 @@ class TableMixin:
             return table_now_answer(request, card_now(card))
         refusal = table_refusal(game)
         if refusal:
-            now = table_forward(game) if self.opens_cards and reads else None
-            if now is not None:
+            now = table_forward(game)
+            if now is not None and self.opens_cards and reads:
                 return table_now_answer(request, now)
             context = {
                 "game": game,
@@ -284,6 +285,10 @@ class TableMixin:
                 "club": game.session.club,
                 "nav_items": TABLE_NAV,
                 "refusal": refusal,
+                "forward": now,
+                # A post refused at a past round's page leads on: the table's game now, or
+                # (no game there now) this link, which shows where everyone plays.
+                "forward_url": table_url(now.game if now and now.game else game),
             }
             return with_table_headers(
                 render(request, "games/table_closed.html", context, status=410)

@@ -266,6 +266,11 @@ def test_a_closed_rounds_link_refuses_its_form_and_reloads_to_the_next_round(
     assert_made_for_a_phone(mobile)
     screenshot(mobile, "table-page-closed-phone")
 
+    # Not a dead end: the refusal leads on to the same table's game of round 2.
+    mobile.get_by_role("link", name="Open table 1 in round 2").click()
+    expect(mobile.get_by_role("heading", level=1)).to_contain_text("round 2")
+    assert mobile.url == f"{live_server.url}/t/{round_2.games.get(table=1).table_token}/"
+
     # Opened again, the link goes to the same table's game of round 2.
     response = mobile.goto(f"{live_server.url}/t/{game.table_token}/")
     assert response.status == 200

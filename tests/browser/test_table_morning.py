@@ -1,11 +1,12 @@
 """A morning at the tables with cards printed once: eight players, four tables of two, three rounds,
 the club asks for table PINs. The organiser makes and prints the four table cards before round 1;
 each table's phone (390 px, no login) scans its card once and keeps the page open all morning:
-reloading it after each draw shows that table's game of the new round. At the tables: a 29 is
-filed by tapping its cards and its cards are confirmed by the other side with a PIN (jackpots
-only from confirmed cards); muggins is called on an under-claim with a PIN (ACC rule 10.4a: the
-caller takes the lesser of N and the points overlooked); one table's phone loses the network while
-its scores are entered, says they are not sent yet, and sends them once when it is back.
+reloading it after each draw shows that table's game of the new round, the game its card then
+opens too. At the tables: a 29 is filed by tapping its cards and its cards are confirmed by the
+other side with a PIN (jackpots only from confirmed cards); muggins is called on an under-claim
+with a PIN (ACC rule 10.4a: the caller takes the lesser of N and the points overlooked); one
+table's phone loses the network while its scores are entered, says they are not sent yet, and
+sends them once when it is back.
 The hand 5H 5C 5S JD with the 5D turned counts 29 (hoyle.txt "Showing").
 
 Terms: *phone* is a 390 x 844 browser context with no login (tests/browser/test_table_link.py);
@@ -147,6 +148,13 @@ def test_three_rounds_with_table_cards_printed_once(browser, live_server, screen
                 page.reload()  # the page of round 1's game, reloaded, is this round's
             expect(page.get_by_role("heading", level=1)).to_have_text(
                 f"Table {table} · round {number}"
+            )
+            assert page.url == f"{live_server.url}/t/{game.table_token}/"
+            # The card on the table, scanned now (by a newcomer's phone), opens this game too.
+            scanned = page.request.get(live_server.url + cards[table], max_redirects=0)
+            assert (scanned.status, scanned.headers["location"]) == (
+                302,
+                f"/t/{game.table_token}/",
             )
             if (number, table) == (1, 1):
                 claims_at_the_table(page, game, session, screenshot)

@@ -249,6 +249,38 @@ def test_an_old_game_link_forwards_on_get_and_refuses_posts(client, first_of_two
     assert Result.objects.count() == before
 
 
+def test_a_refused_post_at_an_old_link_leads_on_to_the_tables_game_now(client, first_of_two):
+    """Not a dead end: the phone left on round 1's page posts, is refused, and is offered round
+    2's game at the same table (docs/club/table-links.md "When a link works")."""
+    round_2 = services.round_draw(session=first_of_two.session, actor=first_of_two.organiser)
+    post = client.post(
+        f"{first_of_two.page}result/",
+        {"player": first_of_two.players[0].pk, "side_0": 121, "side_1": 90},
+    )
+    assert post.status_code == 410
+    html = post.content.decode()
+    link = f'href="/t/{round_2.games.get(table=1).table_token}/"'
+    assert link in html and "Open table 1 in round 2" in html
+
+
+def test_a_refused_post_at_an_old_link_of_a_table_with_no_game_now_shows_where_to_play(
+    client, first_of_two
+):
+    for checkin in first_of_two.session.checkins.order_by("pk")[:2]:
+        club_services.checkin_sits_out(
+            checkin=checkin, actor=first_of_two.organiser, round_number=2
+        )
+    services.round_draw(session=first_of_two.session, actor=first_of_two.organiser)
+    other = first_of_two.other
+    post = client.post(
+        f"/t/{other.table_token}/result/",
+        {"player": other.seats.first().player_id, "side_0": 121, "side_1": 90},
+    )
+    assert post.status_code == 410
+    html = post.content.decode()
+    assert f'href="/t/{other.table_token}/"' in html and "Where everyone plays in round 2" in html
+
+
 def test_an_old_link_of_a_table_with_no_game_now_says_so(client, first_of_two):
     for checkin in first_of_two.session.checkins.order_by("pk")[:2]:
         club_services.checkin_sits_out(
@@ -265,3 +297,4 @@ def test_an_unfinished_games_old_link_keeps_its_refusal(client, first_of_two):
     services.round_draw(session=first_of_two.session, actor=first_of_two.organiser)
     response = client.get(f"/t/{Game.objects.get(pk=first_of_two.other.pk).table_token}/")
     assert response.status_code == 410
+    assert 'data-testid="table-forward"' not in response.content.decode()

@@ -414,6 +414,11 @@ class CashBox:
         return self.fees_cents + self.contributions_cents + self.skunk_coins_cents
 
     @property
+    def pot_cents(self) -> int:
+        """The session pot before it is split: the fees taken less the change given back."""
+        return self.fees_cents - self.refunds_cents
+
+    @property
     def paid_out_cents(self) -> int:
         return self.payouts_cents + self.side_pot_wins_cents
 

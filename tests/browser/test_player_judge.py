@@ -3,7 +3,8 @@ results.md "An organiser who plays"): a dispute at his own table is ruled by a b
 on a second phone with no login, and settling no longer waits for it; then he proposes a
 correction of his own game and his opponent accepts it on a phone.
 
-Pages are also photographed at 390 and 1366 px wide into /work/shots when that folder exists.
+Pages are also photographed at 390 and 1366 px wide into .artifacts/ (and /work/shots when that
+folder exists).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from playwright.sync_api import expect
 from games import services as game_services
 from games.models import ResultState
 from scoring import services as scoring_services
-from tests.browser.conftest import log_in
+from tests.browser.conftest import ARTIFACTS, log_in
 from tests.builders import make_table
 from tests.factories import PASSWORD, CheckInFactory, ClubFactory
 
@@ -27,11 +28,13 @@ SHOTS = Path("/work/shots")
 
 
 def shoot(page, name: str) -> None:
-    if not SHOTS.is_dir():
-        return
+    ARTIFACTS.mkdir(exist_ok=True)
     for width in (390, 1366):
         page.set_viewport_size({"width": width, "height": 900})
-        page.screenshot(path=str(SHOTS / f"judging-{name}-{width}.png"), full_page=True)
+        for folder in (ARTIFACTS, SHOTS):
+            if folder.is_dir():
+                path = folder / f"judging-{name}-{width}.png"
+                page.screenshot(path=str(path), full_page=True)
 
 
 def own_table():

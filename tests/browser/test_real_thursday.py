@@ -287,13 +287,16 @@ def test_a_real_thursday_with_an_organiser_who_plays(browser, live_server, scree
     expect(row(desk, "Ann").get_by_test_id("paid")).to_contain_text("25¢ change given back")
     shoot(desk, screenshot, "session")
 
-    # Settle: the payout sheet first, then settle and lock.
+    # Settle: the payout sheet first, then settle and lock. The pot is the fee for each game a
+    # player was seated in, a game not played excepted: what was kept, Ann's change given back.
     expect(desk.get_by_test_id("blockers")).to_have_count(0)
-    desk.get_by_role("link", name="Settle the session…").click()
-    # The fee for each game a player was seated in, a game not played excepted.
     games_charged = sum(
         game.seats.count() for game in Game.objects.exclude(status=GameStatus.NOT_PLAYED)
     )
+    expect(desk.locator("#settle")).to_contain_text(
+        f"the pot of ${games_charged * FEE / 100:.2f} can be paid out"
+    )
+    desk.get_by_role("link", name="Settle the session…").click()
     expect(desk.get_by_test_id("steps")).to_contain_text(f"{games_charged} games at 25¢")
     expect(desk.get_by_test_id("pot")).to_have_text(f"${games_charged * FEE / 100:.2f}")
     shoot(desk, screenshot, "payout-sheet-preview")

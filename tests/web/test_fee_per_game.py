@@ -88,6 +88,21 @@ def test_pays_ahead_then_change_given_then_undo(client, per_game):
     assert list(FeePayment.objects.values_list("kind", "cents")) == [("payment", 75)]
 
 
+def test_the_settle_card_names_the_pot_less_the_change_given_back(client, per_game):
+    """The pot is what was kept: Ann paid 75¢ for one game and was given 50¢ back, Bob paid 25¢,
+    so 50¢ is paid out, as the payout sheet says, not the 100¢ taken."""
+    session, organiser, (ann, bob) = per_game
+    fee_take(checkin=ann, actor=organiser, amount_cents=75)
+    club_services.checkin_leaves_after(checkin=ann, actor=organiser, round_number=1)
+    client.force_login(organiser)
+    assert client.post(url("change", ann)).status_code == 302
+    fee_take(checkin=bob, actor=organiser)
+    page = client.get(reverse("web:session", args=[session.pk])).content.decode()
+    assert "the pot of 50¢ can be paid out" in page
+    preview = client.get(reverse("money:settle_preview", args=[session.pk])).content.decode()
+    assert "= 50¢" in preview
+
+
 @pytest.mark.parametrize(
     ("amount", "message"),
     [

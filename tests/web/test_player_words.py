@@ -10,6 +10,7 @@ from django.urls import reverse
 
 from games import services as game_services
 from games.models import ResultState
+from money.services import session_settle
 from scoring import services as scoring_services
 from tests.builders import run_session
 from tests.factories import UserFactory
@@ -84,3 +85,27 @@ def test_an_organiser_still_sees_the_seed_and_the_versions(played, organiser):
         "Counted by engine"
         in client.get(reverse("scoring:claim", args=[claim.pk])).content.decode()
     )
+
+
+def test_a_settled_sessions_pages_keep_the_settlement_seed_for_organisers(
+    client, club, member, played, organiser
+):
+    session, game, claim = played
+    settlement = session_settle(session=session, actor=organiser, seed=2761486335947665)
+    club.standings_public = True
+    club.save()
+    sheet = reverse("money:settlement", args=[session.pk])
+    urls = [*pages(session, game, claim), sheet]
+    for who in ("public", "player"):
+        if who == "player":
+            client.force_login(member("player"))
+        for url in urls:
+            response = client.get(url)
+            if response.status_code in (302, 404) and who == "public":
+                continue
+            assert response.status_code == 200, (who, url)
+            html = response.content.decode()
+            for word in (*INTERNAL, "settlement 1", str(settlement.seed)):
+                assert word not in html, (who, url, word)
+    client.force_login(organiser)
+    assert f"seed {settlement.seed}" in client.get(sheet).content.decode()

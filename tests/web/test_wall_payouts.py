@@ -42,3 +42,14 @@ def test_a_visitor_reads_nothing_of_a_club_that_does_not_publish(client, club, s
     club.standings_public = False
     club.save()
     assert client.get(reverse("web:session", args=[session.pk])).status_code == 404
+
+
+def test_the_wall_card_is_headed_payouts_not_the_organisers_settle(client, club, settled):
+    """A visitor reads what was paid out, under the word for it, not an organiser's verb."""
+    session, _ = settled
+    club.standings_public = True
+    club.save()
+    html = client.get(reverse("web:session", args=[session.pk])).content.decode()
+    card = html.split('id="settle"')[1].split("</section>")[0]
+    assert "<h2>Payouts</h2>" in card
+    assert "<h2>Settle</h2>" not in card

@@ -29,7 +29,9 @@ def player_create(
     active: bool = True,
     joined: dt.date | None = None,
 ) -> Player:
-    """Add a player to a club. A clashing name is a ValidationError on `display_name`."""
+    """Add a player to a club. A clashing name is a ValidationError on `display_name`; a staff
+    or superuser login given as `user` one on `user` (`_refuse_site_logins`)."""
+    _refuse_site_logins(user)
     with transaction.atomic():
         player = Player(
             club=club,
@@ -65,6 +67,8 @@ def player_update(*, player: Player, actor: AbstractBaseUser | None, **changes: 
     unknown = set(changes) - set(PLAYER_FIELDS)
     if unknown:
         raise TypeError(f"Not a player field: {', '.join(sorted(unknown))}")
+    if "user" in changes:
+        _refuse_site_logins(changes["user"])
     with transaction.atomic():
         row = locked(Player.objects.all()).get(pk=player.pk)
         _refuse_unlinking_oneself(row, actor, changes)
@@ -84,6 +88,17 @@ def player_update(*, player: Player, actor: AbstractBaseUser | None, **changes: 
                 data=diff,
             )
     return row
+
+
+def _refuse_site_logins(user: AbstractBaseUser | None) -> None:
+    """A staff or superuser login runs the site, not a club: the services never link it to a
+    player, so no club's organiser reaches it through a player record (its password, its
+    one-time links, its role). The forms already refuse such a name as if it did not exist; this
+    holds for every other caller too. Only the site's admin links one, by hand."""
+    if user is not None and (user.is_staff or user.is_superuser):
+        raise ValidationError(
+            {"user": "A site administrator's login is linked to a player in the site's admin only."}
+        )
 
 
 def _refuse_unlinking_oneself(row: Player, actor, changes: dict) -> None:

@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from club.models import LoginLink, Player
-from club.services import logins
+from club.services import logins, players
 from tests.factories import PASSWORD, PlayerFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -122,6 +122,25 @@ def test_the_services_refuse_a_site_login_to_any_organiser(kind, club, member):
     with pytest.raises(PermissionDenied, match="site's admin"):
         logins.login_role_set(player=player, actor=organiser, role="player")
     assert not LoginLink.objects.filter(user=admin).exists()
+
+
+@pytest.mark.parametrize("kind", sorted(SITE_LOGINS))
+def test_the_player_services_never_link_a_site_login(kind, club, member):
+    """Whoever calls them (a page, a command, a script), adding or changing a player never links
+    a site administrator's login: only the site's admin does, by hand."""
+    admin = site_login(kind)
+    organiser = member("organiser")
+    player = PlayerFactory(club=club, display_name="Plain Player")
+    before = login_state(admin)
+
+    with pytest.raises(ValidationError, match="site's admin only"):
+        players.player_create(club=club, actor=organiser, display_name="Keeper", user=admin)
+    with pytest.raises(ValidationError, match="site's admin only"):
+        players.player_update(player=player, actor=organiser, user=admin)
+
+    assert login_state(admin) == before
+    assert not Player.objects.filter(display_name="Keeper").exists()
+    assert Player.objects.get(pk=player.pk).user_id is None
 
 
 def test_a_live_link_to_a_site_login_sets_no_password(client, club):

@@ -3,6 +3,7 @@ scripts, styles and images, and no page needs more: no inline script, no `style`
 `<style>` element, no `on...=` handler, no `javascript:` address, in what the pages render nor in
 the templates and the code that builds HTML or SVG.
 
+Every page of the page table is checked in tests/security/test_csp_pages.py;
 tests/browser/test_csp.py checks the same in a real browser (no violation is reported)."""
 
 import ast
@@ -12,8 +13,6 @@ from pathlib import Path
 import pytest
 from django.test import Client, override_settings
 from django.urls import reverse
-
-from tests.web.test_pages import PAGES, login_as, url_for
 
 pytestmark = pytest.mark.django_db
 
@@ -50,18 +49,6 @@ def policy_of(response) -> dict[str, list[str]]:
 
 def inline_in(text: str) -> list[str]:
     return [what for what, pattern in INLINE.items() if pattern.search(text)]
-
-
-@pytest.mark.parametrize("column", ["public", "organiser"])
-@pytest.mark.parametrize("name", sorted(PAGES))
-def test_every_page_carries_the_policy_and_needs_nothing_inline(
-    name, column, club, client, member, stranger
-):
-    url = url_for(name, club)
-    response = login_as(column, client, member, stranger).get(url)
-    assert policy_of(response) == POLICY
-    if "html" in response.get("Content-Type", ""):
-        assert not inline_in(response.content.decode()), url
 
 
 def test_error_pages_and_the_admin_carry_it_too(club, client):

@@ -1,7 +1,9 @@
-"""Every page for every role (public, player, another club's player, judge, organiser), navigation
-by role, and the forms' error paths. The page table is checked against the URL conf, so a new page
-without a row here fails `test_every_url_has_a_row_in_the_page_table`; tests/security reads the same
-table for what one club may do with another club's objects."""
+"""The page table, navigation by role, and the forms' error paths. The page table (`PAGES`: the
+status of every page for every role: public, player, another club's player, judge, organiser) is
+checked against the URL conf, so a new page without a row here fails
+`test_every_url_has_a_row_in_the_page_table`; tests/web/test_page_status.py checks every row,
+tests/web/test_anonymous_posts.py posts to every URL anonymously, and tests/security reads the
+same table for what one club may do with another club's objects."""
 
 import pytest
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
@@ -25,7 +27,6 @@ from tests.factories import (
     UserFactory,
 )
 from tests.tournaments.page_objects import tournament_objects
-from tests.web.table_link_writes import assert_only_its_table_written
 
 pytestmark = pytest.mark.django_db
 
@@ -417,46 +418,6 @@ POST_DATA = {
     "points": "1",
     "seen": "on",
 }
-
-
-@pytest.mark.parametrize("name", sorted(name for name, _ in named_urls()))
-def test_anonymous_users_never_write(name, club, client):
-    """Every URL, posted to anonymously, redirects to login or refuses, and writes nothing; a
-    table's link writes its own table's rows only."""
-    url = url_for(name, club)
-    if name in TABLE_LINK_POSTS:
-        assert_only_its_table_written(name, url, client, POST_DATA)
-        return
-    if name == "accept_link:page":  # accepting needs a player of the other side: refused
-        before = row_counts()
-        assert client.post(url, POST_DATA).status_code == 400
-        assert row_counts() == before
-        return
-    if name in PLAYER_LINKS:  # the named judge rules once, audited by link with no actor
-        audit = AuditEntry.objects.count()
-        assert client.post(url, POST_DATA).status_code == 302
-        made = AuditEntry.objects.order_by("pk")[audit:]
-        assert made and all(entry.actor_id is None for entry in made)
-        assert client.get(url).status_code == 200  # once, to the phone that ruled: what it ruled
-        assert client.post(url, POST_DATA).status_code == 410  # spent
-        return
-    before = row_counts()
-    response = client.post(url, POST_DATA)
-    assert row_counts() == before
-    if name == "login":
-        assert response.status_code == 200  # the log-in form itself, showing its error
-        assert response.context["form"].errors
-    elif name == "welcome":
-        assert response.status_code == 400  # the set-password form, showing its errors
-        assert response.context["form"].errors
-    elif name == "logout":
-        assert response.status_code == 302  # logging out nobody is harmless
-    elif name == "table:page":
-        assert response.status_code == 405  # its forms post to their own addresses
-    else:
-        assert response.status_code in (302, 403, 405)
-        if response.status_code == 302:
-            assert response.url.startswith(reverse("login"))
 
 
 ALL_NAV = [

@@ -7,7 +7,6 @@ under-claim stays open to muggins, hoyle.txt "Muggins"). Without JavaScript the 
 hidden."""
 
 import datetime as dt
-from pathlib import Path
 
 import pytest
 from django.urls import reverse
@@ -22,14 +21,10 @@ from tests.factories import PASSWORD, ClubFactory, PlayerFactory, UserFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-SHOTS = Path("/work/shots")
-
 
 def shoot(page, screenshot, name: str) -> None:
-    """The page's screenshot into .artifacts/, and into /work/shots when that folder exists."""
+    """The page's screenshot into .artifacts/."""
     screenshot(page, f"claim-cards-{name}")
-    if SHOTS.is_dir():
-        page.screenshot(path=str(SHOTS / f"claim-cards-{name}.png"), full_page=True)
 
 
 @pytest.fixture

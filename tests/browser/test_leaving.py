@@ -6,7 +6,7 @@ Thursday, step by step", steps 3 and 7; docs/club/exceptions.md "A player has to
 Terms: the *morning* is a session of six checked-in players (Ann, Bob, Cy, Di, Ed, Flo) with
 round 1 drawn; the organiser has a login and plays in no game. Ann leaves after round 1 and Bob
 sits out round 2, so round 2 seats the other four at two tables: the first is marked not played,
-the second a forfeit. Screenshots go to /work/shots/leaving-*.png (and .artifacts/).
+the second a forfeit. Screenshots go to .artifacts/leaving-*.png.
 """
 
 from __future__ import annotations
@@ -27,17 +27,14 @@ from tests.factories import PASSWORD, ClubFactory, PlayerFactory, UserFactory
 pytestmark = pytest.mark.django_db(transaction=True)
 
 NAMES = ["Ann", "Bob", "Cy", "Di", "Ed", "Flo"]
-SHOTS = Path("/work/shots")
 MEASURE = (Path(__file__).parent / "measure.js").read_text()
 TAP_TARGETS = (Path(__file__).parent / "tap_targets.js").read_text()
 
 
 def shoot(locator, name: str) -> None:
-    """The element's screenshot, into /work/shots when it exists and into .artifacts/."""
+    """The element's screenshot, into .artifacts/."""
     ARTIFACTS.mkdir(exist_ok=True)
     locator.screenshot(path=str(ARTIFACTS / f"{name}.png"))
-    if SHOTS.is_dir():
-        locator.screenshot(path=str(SHOTS / f"{name}.png"))
 
 
 def phone_faults(page, width: int) -> list[str]:

@@ -3,14 +3,12 @@ results.md "An organiser who plays"): a dispute at his own table is ruled by a b
 on a second phone with no login, and settling no longer waits for it; then he proposes a
 correction of his own game and his opponent accepts it on a phone.
 
-Pages are also photographed at 390 and 1366 px wide into .artifacts/ (and /work/shots when that
-folder exists).
+Pages are also photographed at 390 and 1366 px wide into .artifacts/.
 """
 
 from __future__ import annotations
 
 import re
-from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -24,17 +22,13 @@ from tests.builders import make_table
 from tests.factories import PASSWORD, CheckInFactory, ClubFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)
-SHOTS = Path("/work/shots")
 
 
 def shoot(page, name: str) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     for width in (390, 1366):
         page.set_viewport_size({"width": width, "height": 900})
-        for folder in (ARTIFACTS, SHOTS):
-            if folder.is_dir():
-                path = folder / f"judging-{name}-{width}.png"
-                page.screenshot(path=str(path), full_page=True)
+        page.screenshot(path=str(ARTIFACTS / f"judging-{name}-{width}.png"), full_page=True)
 
 
 def own_table():

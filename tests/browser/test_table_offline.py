@@ -15,8 +15,6 @@ what table-offline.js holds in the phone's storage.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from playwright.sync_api import expect
 
@@ -30,7 +28,6 @@ from tests.browser.test_table_link import sides_of, thursday
 pytestmark = pytest.mark.django_db(transaction=True)
 
 NOT_SENT = "Not sent yet: it will be sent when the phone is back on the network."
-SHOTS = Path("/work/shots")
 
 
 def phone(browser, **options):
@@ -42,10 +39,8 @@ def phone(browser, **options):
 
 
 def shot(page, name: str, screenshot) -> None:
-    """The page's screenshot into .artifacts/, and into /work/shots when that folder exists."""
+    """The page's screenshot into .artifacts/."""
     screenshot(page, name)
-    if SHOTS.is_dir():
-        page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
 
 
 def cut(page) -> None:

@@ -3,8 +3,8 @@
 Terms: a *table* is one game of round 1 of a session opened, checked in and drawn through the real
 services (two players with logins); *side 0* / *side 1* are its seats' sides. The claimant is the
 side-1 player unless a test says otherwise, so an outcome's `points` is {"1": claimant's points,
-"0": caller's points}. *T* is the engine's true count. Cards come from the rule texts in
-/work/shared/rules/, named beside each case.
+"0": caller's points}. *T* is the engine's true count. Cards come from the rule texts (docs/rules.md
+"The texts"), named beside each case.
 """
 
 import pytest

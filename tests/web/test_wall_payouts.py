@@ -23,11 +23,16 @@ def settled(club, organiser):
     return session, session_settle(session=session, actor=organiser, seed=5)
 
 
-def test_a_visitor_reads_the_payouts_of_a_published_club(client, club, settled):
-    session, settlement = settled
+def visitors_page(client, club, session) -> str:
+    """The session page as a visitor reads it while the club publishes its standings."""
     club.standings_public = True
     club.save()
-    html = client.get(reverse("web:session", args=[session.pk])).content.decode()
+    return client.get(reverse("web:session", args=[session.pk])).content.decode()
+
+
+def test_a_visitor_reads_the_payouts_of_a_published_club(client, club, settled):
+    session, settlement = settled
+    html = visitors_page(client, club, session)
     wall = html.split('data-testid="wall-payouts"')[1].split("</table>")[0]
     paid = [p for p in settlement.payouts.select_related("player") if p.amount_cents]
     assert paid
@@ -47,9 +52,7 @@ def test_a_visitor_reads_nothing_of_a_club_that_does_not_publish(client, club, s
 def test_the_wall_card_is_headed_payouts_not_the_organisers_settle(client, club, settled):
     """A visitor reads what was paid out, under the word for it, not an organiser's verb."""
     session, _ = settled
-    club.standings_public = True
-    club.save()
-    html = client.get(reverse("web:session", args=[session.pk])).content.decode()
+    html = visitors_page(client, club, session)
     card = html.split('id="settle"')[1].split("</section>")[0]
     assert "<h2>Payouts</h2>" in card
     assert "<h2>Settle</h2>" not in card

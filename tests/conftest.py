@@ -138,6 +138,12 @@ class PageWorld:
     def login(self, column: str):
         return get_user_model().objects.get(pk=self.logins[column])
 
+    def client_as(self, client, column: str):
+        """`client`, logged in as `column` of the page table (anonymous for "public")."""
+        if column != "public":
+            client.force_login(self.login(column))
+        return client
+
 
 @pytest.fixture(scope="module")
 def page_world(django_db_setup, django_db_blocker) -> PageWorld:

@@ -18,8 +18,7 @@ pytestmark = pytest.mark.django_db
 @pytest.mark.parametrize("name", sorted(PAGES))
 def test_every_page_carries_the_policy_and_needs_nothing_inline(name, column, page_world, client):
     url = url_for(name, page_world.first_club(), page_world.fresh_objects())
-    if column != "public":
-        client.force_login(page_world.login(column))
+    page_world.client_as(client, column)
     response = client.get(url)
     assert policy_of(response) == POLICY
     if "html" in response.get("Content-Type", ""):

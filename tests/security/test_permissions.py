@@ -161,8 +161,7 @@ def test_a_stranger_never_sees_or_changes_the_first_clubs_data(
 @pytest.mark.parametrize("column", COLUMNS)
 def test_a_made_up_link_is_a_404_for_everyone(column, name, page_world, client):
     url_for(name, page_world.first_club(), page_world.fresh_objects())  # a live link exists
-    if column != "public":
-        client.force_login(page_world.login(column))
+    page_world.client_as(client, column)
     before = row_counts()
     made_up = reverse(name, kwargs=dict.fromkeys(URLS[name].pattern.converters, "x" * 32))
     assert client.get(made_up).status_code == 404
@@ -181,8 +180,7 @@ def test_post_only_actions_refuse_anonymous_and_strangers(
     club = page_world.first_club()
     publish(club, published)
     url = url_for(name, club, page_world.fresh_objects())
-    if column != "public":
-        client.force_login(page_world.login(column))
+    page_world.client_as(client, column)
     expected = PAGES[name][COLUMNS.index(column)]
     if expected == 405:
         expected = 404

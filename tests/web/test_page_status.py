@@ -22,7 +22,6 @@ def test_page_status_for_each_role(column, name, published, page_world, client):
     """Both clubs have a session, a game, a claim, a tournament...; the URL names this club's."""
     Club.objects.filter(pk=page_world.club).update(standings_public=published)
     url = url_for(name, page_world.first_club(), page_world.fresh_objects())
-    if column != "public":
-        client.force_login(page_world.login(column))
+    page_world.client_as(client, column)
     response = client.get(url)
     assert_status(response, PAGES[name][COLUMNS.index(column)], published)

@@ -24,6 +24,10 @@ from club.models import Club, Player, Session
 from games.models import Game
 
 PROVISIONAL_GAMES = 12
+# The order games are rated in (the replay order): by day, session, round, table and game; a
+# game's rows then by side and player.
+GAME_ORDER = ("date", "session_id", "round_number", "table", "game_id")
+REPLAY_ORDER = (*GAME_ORDER, "side", "player_id")
 
 
 def ordinal(mu: float, sigma: float) -> float:
@@ -60,7 +64,7 @@ class GameRating(models.Model):
     )
 
     class Meta:
-        ordering = ["date", "session_id", "round_number", "table", "game_id", "side", "player_id"]
+        ordering = list(REPLAY_ORDER)
         constraints = [
             models.UniqueConstraint(fields=["game", "player"], name="rating_one_per_player_game"),
             models.CheckConstraint(

@@ -28,7 +28,7 @@ from django.db.models import Count, OuterRef, Q, Subquery, Sum
 
 from club.models import Club, Player, Session
 from club.seasons import in_season
-from standings.models import GameRating, RatingsStale, is_provisional, ordinal
+from standings.models import GAME_ORDER, GameRating, RatingsStale, is_provisional, ordinal
 
 LATEST_FIRST = ("-date", "-session_id", "-round_number", "-table", "-game_id")
 
@@ -114,7 +114,6 @@ POINT_FIELDS = (
     "sigma_after",
     "win_chance",
 )
-REPLAY_ORDER = ("date", "session_id", "round_number", "table", "game_id")
 
 
 def player_rating_history(
@@ -125,7 +124,7 @@ def player_rating_history(
     rows = GameRating.objects.filter(club=club, player=player)
     if season is not None:
         rows = rows.filter(in_season(club, season))
-    return [RatingPoint(*row) for row in rows.order_by(*REPLAY_ORDER).values_list(*POINT_FIELDS)]
+    return [RatingPoint(*row) for row in rows.order_by(*GAME_ORDER).values_list(*POINT_FIELDS)]
 
 
 def player_rating_now(club: Club, player: Player) -> RatingPoint | None:
@@ -133,7 +132,7 @@ def player_rating_now(club: Club, player: Player) -> RatingPoint | None:
     game), read from the end of the replay order rather than through their whole history."""
     row = (
         GameRating.objects.filter(club=club, player=player)
-        .order_by(*(f"-{field}" for field in REPLAY_ORDER))
+        .order_by(*(f"-{field}" for field in GAME_ORDER))
         .values_list(*POINT_FIELDS)
         .first()
     )

@@ -23,7 +23,7 @@ from django.db.models import Count
 
 from club.models import Session
 from games.models import Game
-from standings.models import GameRating
+from standings.models import REPLAY_ORDER, GameRating
 from standings.ratings import (
     RATED_FIELDS,
     Position,
@@ -101,9 +101,7 @@ def rebuilt_rows(club_id: int) -> list[tuple]:
 def stored_rows(club_id: int) -> list[tuple]:
     """The club's rating rows as stored (FIELDS, in the replay order)."""
     return list(
-        GameRating.objects.filter(club_id=club_id)
-        .order_by("date", "session_id", "round_number", "table", "game_id", "side", "player_id")
-        .values_list(*FIELDS)
+        GameRating.objects.filter(club_id=club_id).order_by(*REPLAY_ORDER).values_list(*FIELDS)
     )
 
 

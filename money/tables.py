@@ -81,22 +81,28 @@ class LedgerTable(tables.Table):
         self.pot_totals = pot_totals  # every pot's balance now, when the page has read them
         self._page_balances = None
 
-    def render_balance(self, record):
+    def _shown(self) -> list:
+        """The ledger rows shown: this page's, or every row when the table is not paginated
+        (the CSV export)."""
+        rows = self.page.object_list if hasattr(self, "page") else self.rows
+        return [row.record for row in rows]
+
+    def _balances(self) -> dict[int, int]:
+        """Each shown row's pot balance after it, read once for the table."""
         if self._page_balances is None:
-            rows = self.page.object_list if hasattr(self, "page") else self.rows
             self._page_balances = ledger_balances(
-                self.club, [row.record.pk for row in rows], pot_totals=self.pot_totals
+                self.club, [entry.pk for entry in self._shown()], pot_totals=self.pot_totals
             )
-        return cents(self._page_balances[record.pk])
+        return self._page_balances
+
+    def render_balance(self, record):
+        return cents(self._balances()[record.pk])
 
     def page_lines(self) -> list[dict]:
         """The cells of the rows shown, worked out once (the page's template loops over them):
         what the columns render, the session's and player's links built once each."""
-        rows = self.page.object_list if hasattr(self, "page") else self.rows
-        entries = [row.record for row in rows]
-        balances = ledger_balances(
-            self.club, [entry.pk for entry in entries], pot_totals=self.pot_totals
-        )
+        entries = self._shown()
+        balances = self._balances()
         session_urls: dict[int, str] = {}
         player_urls: dict[int, str] = {}
         lines = []

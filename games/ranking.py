@@ -3,8 +3,8 @@
 Terms (docs/spec.md, "Standings"; the ACC's order):
 - precedence: what ranks players, most important first: game points, then games won, then
   spread; more is better in each. `PRECEDENCE` is the one place it is written: session
-  standings, the season and all-time tables, the running rank on a player's page and settling
-  (which pays by the session's ranks) all rank through `rank`.
+  standings, the season and all-time tables and settling (which pays by the session's ranks)
+  rank through `rank`; the running rank on a player's page asks `rank_of` for one row's.
 - rank: a competition rank, 1 = best. Players level on every measure of the precedence share a
   rank and the next rank skips ("1, T-2, T-2, 4"); `tied` says a rank is shared ("T-2").
 - name: only orders players who share a rank, so a table lists them alphabetically; it never
@@ -61,3 +61,10 @@ def rank(rows: Iterable[Row], *, name: Callable[[Row], str] | None = None) -> li
         Ranked(row=rows[index], rank=r, tied=counts[r] > 1)
         for index, r in zip(order, ranks, strict=True)
     ]
+
+
+def rank_of(row: object, rows: Iterable[object]) -> int:
+    """The rank `rank` gives `row` among `rows` (which hold it), without sorting them: one more
+    than the rows strictly ahead of it on the precedence."""
+    mine = measures(row)
+    return 1 + sum(measures(other) > mine for other in rows)

@@ -23,7 +23,7 @@ from django.db.models import Count, QuerySet, Sum
 from club.models import Player, Session
 from club.seasons import in_season, seasons_of
 from games.models import ResultLine, ResultState, SessionTotal
-from games.ranking import measures, rank
+from games.ranking import rank, rank_of
 from money.models import LedgerEntry, LedgerKind, SettlementState
 from standings.highlights import (
     TOP,
@@ -242,10 +242,8 @@ def running_ranks(rows: list[dict], player_id: int, *, best: int | None) -> list
                 line["won"] += r["won"]
                 line["spread"] += r["spread"]
         if player_id in {r["player_id"] for r in by_date[day]}:
-            # The rank `rank` would give: one more than the players strictly ahead on the
-            # precedence (a competition rank), counted without sorting the table each morning.
-            mine = measures(lines[player_id])
-            history.append((day, 1 + sum(measures(line) > mine for line in lines.values())))
+            # Without sorting the whole table each morning.
+            history.append((day, rank_of(lines[player_id], lines.values())))
     return history
 
 

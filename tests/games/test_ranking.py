@@ -3,7 +3,7 @@ won, then spread, the ACC's order), shared ranks shown "T-3". Pure: no database.
 
 import pytest
 
-from games.ranking import PRECEDENCE, measures, rank
+from games.ranking import PRECEDENCE, measures, rank, rank_of
 
 
 def row(name, points, won, spread):
@@ -57,3 +57,12 @@ def test_every_row_comes_back_once(count):
     ranked = rank(rows)
     assert sorted(r.row["name"] for r in ranked) == sorted(r["name"] for r in rows)
     assert all(r.rank >= 1 for r in ranked)
+
+
+@pytest.mark.parametrize("count", [1, 2, 9, 30])
+def test_one_rows_rank_is_the_rank_the_table_gives_it(count):
+    """Ties included: six kinds of row, so from seven rows on some are level."""
+    rows = [row(str(i), i % 3, (i // 3) % 2, 0) for i in range(count)]
+    for ranked in rank(rows):
+        assert rank_of(ranked.row, rows) == ranked.rank
+    assert (len({r.rank for r in rank(rows)}) < count) == (count > 6)  # shared ranks

@@ -17,7 +17,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404
 
 from club.models import Club, Session
-from club.selectors import current_club
+from club.selectors import VisitorsClub, current_club, visitors_club
 from core.pages import VisitorCacheMixin
 
 
@@ -60,6 +60,8 @@ class ClubVisitorCacheMixin(VisitorCacheMixin):
     """A public page of the current club that visitors get from the cache (core.pages), keyed
     by the club's pages version; none while the club keeps its pages to its members."""
 
-    def visitor_pages(self, request) -> Club | None:
-        club = current_club(request)
+    def visitor_pages(self, request) -> VisitorsClub | None:
+        # Asked for anonymous visitors only, whose club is the site's default one: read lightly,
+        # since a cached copy's answer is little more than this (club.selectors.visitors_club).
+        club = visitors_club()
         return club if club is not None and club.standings_public else None

@@ -49,6 +49,11 @@ class PagesVersioned(models.Model):
             ]
         super().save(*args, **kwargs)
 
+    @property
+    def pages_label(self) -> str:
+        """The kind of row, in the keys of its pages' copies."""
+        return self._meta.label_lower
+
     @classmethod
     def pages_changed(cls, pk: int) -> None:
         """Mark the row's pages stale: their cached copies are keyed by the version this moves
@@ -60,9 +65,10 @@ class VisitorCacheMixin:
     """A public page that anonymous visitors get from the cache (see the module's terms);
     logged-in members always get a fresh render.
 
-    The app that owns the pages says whose they are in `visitor_pages(request)`: the
-    `PagesVersioned` row whose version keys the copy, or None for no cached copy (pages that are
-    not public now). Each view declares the query parameters it reads in
+    The app that owns the pages says whose they are in `visitor_pages(request)`, asked for
+    anonymous visitors only: the `PagesVersioned` row whose version keys the copy (or a lighter
+    record of it with the row's `pages_label`, `pk` and `pages_version`), or None for no cached
+    copy (pages that are not public now). Each view declares the query parameters it reads in
     `visitor_cache_params` (its own, its table's sort, page and per-page fields, the export
     trigger `_export`). Any other parameter is dropped before a visitor's page is rendered:
     `?x=random` shares the one copy instead of skipping the cache, and nothing the first visitor
@@ -97,8 +103,7 @@ class VisitorCacheMixin:
             return None
         address = f"{request.path}?{self.visitor_query(request).urlencode()}"
         digest = hashlib.sha256(address.encode()).hexdigest()
-        label = owner._meta.label_lower
-        return f"pegboard:visitor:{label}:{owner.pk}:{owner.pages_version}:{digest}"
+        return f"pegboard:visitor:{owner.pages_label}:{owner.pk}:{owner.pages_version}:{digest}"
 
     def dispatch(self, request, *args, **kwargs):
         query = self.visitor_query(request)  # checks the declaration on every request

@@ -2,8 +2,8 @@
 
 Terms:
 - balance (of a row): the balance of the row's pot just after it, the sum of that pot's rows of
-  the whole club up to and including it (`money.selectors.ledger_balances`), whatever the page
-  is filtered by. It is worked out for the rows shown (a page) or, for the CSV, every row.
+  the whole club up to and including it (`money.ledger_selectors.ledger_balances`), whatever
+  the page is filtered by. It is worked out for the rows shown (a page) or, for the CSV, every row.
 - CSV cells: the session as an ISO date, amounts and balances as plain dollar figures
   (-3.25, 0.25), so a spreadsheet sums them; the page shows them as 25¢ and $3.25.
 """
@@ -18,8 +18,8 @@ from django.urls import reverse
 from django.utils.html import format_html
 
 from core.templatetags.pegboard import cents
+from money.ledger_selectors import ledger_balances
 from money.models import LedgerEntry
-from money.selectors import ledger_balances
 
 
 def dollars(amount_cents: int) -> str:

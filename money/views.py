@@ -26,11 +26,10 @@ from core.templatetags.pegboard import cents
 from money import services
 from money.filters import LedgerFilter
 from money.forms import ReopenForm
+from money.ledger_selectors import club_ledger_entries, ledger_total
 from money.models import Pot, SkunkCoin
 from money.selectors import (
-    club_ledger_entries,
     current_settlement,
-    ledger_total,
     may_see_player_money,
     player_money,
     pot_balances,

@@ -14,8 +14,9 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from core.templatetags.pegboard import cents
+from money.ledger_selectors import ledger_balances
 from money.models import LedgerEntry, LedgerKind, Pot
-from money.selectors import ledger_balances, pot_balances
+from money.selectors import pot_balances
 from money.services import session_settle
 from tests.builders import run_session
 from tests.factories import PlayerFactory, UserFactory

@@ -55,11 +55,15 @@ class ServiceFormMixin:
 
 class ClampedPaginator(Paginator):
     """Django's paginator with the page size held to 1..MAX_PER_PAGE: django-tables2 takes
-    `?per_page=` from the query string, and 0 or less (or a huge number) made the page fail."""
+    `?per_page=` from the query string, and 0 or less (or a huge number) made the page fail.
+    `count`, when the view has already read how many rows there are (with other sums), is
+    taken as the rows' count instead of counting them again."""
 
-    def __init__(self, object_list, per_page, *args, **kwargs):
+    def __init__(self, object_list, per_page, *args, count=None, **kwargs):
         per_page = min(max(int(per_page), 1), MAX_PER_PAGE)
         super().__init__(object_list, per_page, *args, **kwargs)
+        if count is not None:
+            self.count = count  # Paginator.count is a cached property: this is its value
 
 
 class PageMixin:

@@ -1,5 +1,6 @@
 """Reads for the club's ledger page (money.views.LedgerView): its rows newest first, each row's
-pot balance just after it, and the total of a filtered set.
+pot balance just after it, every pot's balance with the number of the club's rows (which the
+page's paginator takes rather than counting them again), and a filtered set's total and count.
 
 Terms: see `money.models`. Balances are sums of ledger rows, counted in the database
 (`money.selectors.pot_balances`).
@@ -8,10 +9,10 @@ Terms: see `money.models`. Balances are sums of ledger rows, counted in the data
 from __future__ import annotations
 
 from django.db import connection
-from django.db.models import Subquery, Sum
+from django.db.models import Count, Subquery, Sum
 from django.db.models.functions import Coalesce
 
-from money.models import LedgerEntry
+from money.models import LedgerEntry, Pot
 from money.selectors import pot_balances
 
 
@@ -66,6 +67,24 @@ def ledger_balances(club, entry_ids=None, *, pot_totals=None) -> dict[int, int]:
     return balances
 
 
-def ledger_total(entries) -> int:
-    """The sum of some ledger rows (a filtered set), in the database."""
-    return entries.aggregate(total=Coalesce(Sum("amount_cents"), 0))["total"]
+def ledger_total_and_rows(entries) -> tuple[int, int]:
+    """The sum of some ledger rows (a filtered set) and how many they are, in one query."""
+    sums = entries.aggregate(total=Coalesce(Sum("amount_cents"), 0), rows=Count("pk"))
+    return sums["total"], sums["rows"]
+
+
+def pot_balances_and_rows(club) -> tuple[dict[str, int], int]:
+    """Every pot's balance (as `pot_balances`) and how many ledger rows the club has, in one
+    pass over the club's rows by pot in the database (read from an index alone)."""
+    sums = (
+        LedgerEntry.objects.filter(club=club)
+        .values("pot")
+        .annotate(total=Sum("amount_cents"), rows=Count("pk"))
+        .values_list("pot", "total", "rows")
+    )
+    totals = {}
+    rows = 0
+    for pot, total, count in sums:
+        totals[pot] = total
+        rows += count
+    return {pot: totals.get(pot, 0) for pot in Pot.values}, rows

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.core.paginator import Paginator
+from django.core.paginator import Page, Paginator
 from django.shortcuts import redirect, render
 
 MAX_PER_PAGE = 500
@@ -53,13 +53,38 @@ class ServiceFormMixin:
         return redirect(self.get_success_url())
 
 
+class CountedPage(Page):
+    """A page whose length comes from its paginator's count and page size: asking whether it
+    has rows (django-tables2's table template does) does not read them, for a table that
+    reads its page's rows its own way."""
+
+    def __len__(self):
+        paginator = self.paginator
+        bottom = (self.number - 1) * paginator.per_page
+        top = bottom + paginator.per_page
+        if top + paginator.orphans >= paginator.count:
+            top = paginator.count
+        return max(top - bottom, 0)
+
+
 class ClampedPaginator(Paginator):
     """Django's paginator with the page size held to 1..MAX_PER_PAGE: django-tables2 takes
-    `?per_page=` from the query string, and 0 or less (or a huge number) made the page fail."""
+    `?per_page=` from the query string, and 0 or less (or a huge number) made the page fail.
+    `count`, when the view has already read how many rows there are (with other sums), is
+    taken as the rows' count instead of counting them again, and its pages know their length
+    from it (`CountedPage`)."""
 
-    def __init__(self, object_list, per_page, *args, **kwargs):
+    def __init__(self, object_list, per_page, *args, count=None, **kwargs):
         per_page = min(max(int(per_page), 1), MAX_PER_PAGE)
         super().__init__(object_list, per_page, *args, **kwargs)
+        self.count_given = count is not None
+        if self.count_given:
+            self.count = count  # Paginator.count is a cached property: this is its value
+
+    def _get_page(self, *args, **kwargs):
+        if self.count_given:
+            return CountedPage(*args, **kwargs)
+        return super()._get_page(*args, **kwargs)
 
 
 class PageMixin:

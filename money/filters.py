@@ -7,13 +7,26 @@ the page lists nothing rather than another club's rows.
 
 from __future__ import annotations
 
+import html
+
 import django_filters
 from django import forms
-from django.utils.html import conditional_escape
+from django.forms.models import ModelChoiceIterator
+from django.utils.functional import Promise
 from django.utils.safestring import mark_safe
 
 from club.models import Player, Session
 from money.models import LedgerEntry, LedgerKind, Pot
+
+
+def _escape(text) -> str:
+    """Django's conditional_escape as plain text: what is marked safe as it is, anything else
+    escaped, without a safe string made for each of the thousand a select writes."""
+    if isinstance(text, Promise):
+        text = str(text)
+    if hasattr(text, "__html__"):
+        return text.__html__()
+    return html.escape(str(text))
 
 
 def _attrs_html(attrs: dict) -> str:
@@ -22,9 +35,9 @@ def _attrs_html(attrs: dict) -> str:
     return "".join(
         ""
         if value is False
-        else f" {conditional_escape(name)}"
+        else f" {_escape(name)}"
         if value is True
-        else f' {conditional_escape(name)}="{conditional_escape(str(value))}"'
+        else f' {_escape(name)}="{_escape(str(value))}"'
         for name, value in attrs.items()
     )
 
@@ -36,32 +49,83 @@ class OnePassSelect(forms.Select):
     most of the page at ten years."""
 
     def render(self, name, value, attrs=None, renderer=None):
-        widget = self.get_context(name, value, attrs)["widget"]
-        parts = [f'<select name="{conditional_escape(widget["name"])}"']
-        parts.append(_attrs_html(widget["attrs"]) + ">")
-        for group_name, options, _index in widget["optgroups"]:
-            if group_name:
-                parts.append(f'\n  <optgroup label="{conditional_escape(group_name)}">')
-            parts.extend(
-                f'\n  <option value="{conditional_escape(str(option["value"]))}"'
-                f"{_attrs_html(option['attrs'])}>{conditional_escape(option['label'])}</option>\n"
-                for option in options
-            )
-            if group_name:
+        # What Django's get_context and optgroups work out, without an option dict (and its
+        # attributes) built per option: an option's attributes are `selected` or none (a
+        # select's options do not inherit its attributes), and only the first option of the
+        # value is selected unless the select takes several.
+        values = self.format_value(value)
+        select_attrs = self.build_attrs(self.attrs, attrs)
+        if self.allow_multiple_selected:
+            select_attrs["multiple"] = True
+        parts = [f'<select name="{_escape(name)}"', _attrs_html(select_attrs), ">"]
+        has_selected = False
+        for option_value, option_label in self.choices:
+            if option_value is None:
+                option_value = ""
+            grouped = isinstance(option_label, (list, tuple))
+            if grouped and option_value:
+                parts.append(f'\n  <optgroup label="{_escape(option_value)}">')
+            for subvalue, sublabel in option_label if grouped else ((option_value, option_label),):
+                selected = str(subvalue) in values and (
+                    self.allow_multiple_selected or not has_selected
+                )
+                has_selected |= selected
+                parts.append(
+                    f'\n  <option value="{_escape(str(subvalue))}"'
+                    f"{' selected' if selected else ''}>{_escape(sublabel)}</option>\n"
+                )
+            if grouped and option_value:
                 parts.append("\n  </optgroup>")
         parts.append("\n</select>")
         return mark_safe("".join(parts))  # noqa: S308 - every value above is escaped
 
 
-class SessionChoiceField(forms.ModelChoiceField):
+class ValuesChoiceIterator(ModelChoiceIterator):
+    """A model select's options read as values, the id and the columns its label shows
+    (`label_fields`, written by the field's `label_from_values`), rather than a model instance
+    built per option only to be formatted: a club's ten years are five hundred sessions."""
+
+    def __iter__(self):
+        if self.field.empty_label is not None:
+            yield ("", self.field.empty_label)
+        label = self.field.label_from_values
+        key = self.field.to_field_name or "pk"
+        for value, *shown in self.queryset.values_list(key, *self.field.label_fields):
+            yield (value, label(*shown))
+
+
+class ValuesChoiceField(forms.ModelChoiceField):
+    """A model choice whose options are values (`ValuesChoiceIterator`); a value sent is
+    still looked up through the queryset, so only its rows are valid choices."""
+
+    iterator = ValuesChoiceIterator
     widget = OnePassSelect
+    label_fields: tuple[str, ...] = ()
+
+    def label_from_values(self, *values) -> str:
+        return " ".join(str(value) for value in values)
 
     def label_from_instance(self, obj):
-        return f"{obj.date:%a %-d %b %Y}"
+        return self.label_from_values(*(getattr(obj, field) for field in self.label_fields))
+
+
+class SessionChoiceField(ValuesChoiceField):
+    label_fields = ("date",)
+
+    def label_from_values(self, date):
+        return f"{date:%a %-d %b %Y}"
+
+
+class PlayerChoiceField(ValuesChoiceField):
+    label_fields = ("display_name",)  # what a player's str() shows
 
 
 class SessionChoiceFilter(django_filters.ModelChoiceFilter):
     field_class = SessionChoiceField
+
+
+class PlayerChoiceFilter(django_filters.ModelChoiceFilter):
+    field_class = PlayerChoiceField
 
 
 class LedgerFilter(django_filters.FilterSet):
@@ -71,11 +135,8 @@ class LedgerFilter(django_filters.FilterSet):
     kind = django_filters.ChoiceFilter(
         choices=LedgerKind.choices, label="What", empty_label="All", widget=OnePassSelect
     )
-    player = django_filters.ModelChoiceFilter(
-        queryset=Player.objects.none(),
-        label="Player",
-        empty_label="Everyone",
-        widget=OnePassSelect,
+    player = PlayerChoiceFilter(
+        queryset=Player.objects.none(), label="Player", empty_label="Everyone"
     )
     pot = django_filters.ChoiceFilter(
         choices=Pot.choices, label="Pot", empty_label="All pots", widget=OnePassSelect

@@ -1,7 +1,7 @@
 """Reads for the money app: what stops a session being settled (each with the page that clears
 it), what settling it reads (`settle_inputs`), the session's skunk coins and cash box, the pots'
-balances, the hands that win a jackpot, a session's current settlement, the ledger and a
-player's money.
+balances, the hands that win a jackpot, a session's current settlement and a player's money.
+The ledger page's reads are money.ledger_selectors'.
 
 Terms: see `money.models`. Balances are sums of ledger rows, counted in the database.
 """
@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from django.db import connection
-from django.db.models import Count, Q, Subquery, Sum
+from django.db.models import Count, Q, Sum
 from django.db.models.functions import Coalesce
 from django.urls import reverse
 
@@ -512,62 +511,6 @@ def current_settlement(session):
         .prefetch_related("payouts__player")
         .first()
     )
-
-
-def club_ledger_entries(club):
-    """The club's ledger rows, newest first, with their session's date and player's name (not
-    the session's rules snapshot, which would ride along through the sort)."""
-    return (
-        LedgerEntry.objects.filter(club=club)
-        .select_related("session", "player")
-        .defer("session__rules")
-        .order_by("-created_at", "-pk")
-    )
-
-
-def ledger_balances(club, entry_ids=None, *, pot_totals=None) -> dict[int, int]:
-    """Each ledger row's pot balance just after it (id -> cents): the sum of that pot's rows of
-    the whole club up to and including it, oldest first by time then id. Every row: as a window
-    sum in the database. `entry_ids` (a page): each pot's balance now (`pot_totals`, as
-    `pot_balances` gives them, read if not given) less the rows of that pot written after the
-    row, read newest first down to the page's oldest row (one query), so the newest page costs
-    the same at any age of the club. The sums run over every row of the club, so a filtered page
-    shows the pot's real balance."""
-    if entry_ids is None:
-        table = connection.ops.quote_name(LedgerEntry._meta.db_table)
-        sql = (
-            "SELECT id, balance FROM ("
-            "SELECT id, SUM(amount_cents) OVER (PARTITION BY pot ORDER BY created_at, id)"
-            f" AS balance FROM {table} WHERE club_id = %s) running"
-        )
-        with connection.cursor() as cursor:
-            cursor.execute(sql, [club.pk])
-            return dict(cursor.fetchall())
-    wanted = {int(pk) for pk in entry_ids}
-    if not wanted:
-        return {}
-    running = dict(pot_balances(club) if pot_totals is None else pot_totals)
-    oldest = LedgerEntry.objects.filter(pk__in=wanted).order_by("created_at", "pk")
-    later = (
-        LedgerEntry.objects.filter(
-            club=club, created_at__gte=Subquery(oldest.values("created_at")[:1])
-        )
-        .order_by("-created_at", "-pk")
-        .values_list("pk", "pot", "amount_cents")
-    )
-    balances = {}
-    for pk, pot, amount in later.iterator():
-        if pk in wanted:
-            balances[pk] = running[pot]
-            if len(balances) == len(wanted):
-                break
-        running[pot] -= amount
-    return balances
-
-
-def ledger_total(entries) -> int:
-    """The sum of some ledger rows (a filtered set), in the database."""
-    return entries.aggregate(total=Coalesce(Sum("amount_cents"), 0))["total"]
 
 
 def pot_balances(club) -> dict[str, int]:

@@ -2,8 +2,8 @@
 
 Terms:
 - balance (of a row): the balance of the row's pot just after it, the sum of that pot's rows of
-  the whole club up to and including it (`money.selectors.ledger_balances`), whatever the page
-  is filtered by. It is worked out for the rows shown (a page) or, for the CSV, every row.
+  the whole club up to and including it (`money.ledger_selectors.ledger_balances`), whatever
+  the page is filtered by. It is worked out for the rows shown (a page) or, for the CSV, every row.
 - CSV cells: the session as an ISO date, amounts and balances as plain dollar figures
   (-3.25, 0.25), so a spreadsheet sums them; the page shows them as 25¢ and $3.25.
 """
@@ -18,8 +18,8 @@ from django.urls import reverse
 from django.utils.html import format_html
 
 from core.templatetags.pegboard import cents
-from money.models import LedgerEntry
-from money.selectors import ledger_balances
+from money.ledger_selectors import ledger_balances
+from money.models import LedgerEntry, LedgerKind, Pot
 
 
 def dollars(amount_cents: int) -> str:
@@ -80,18 +80,33 @@ class LedgerTable(tables.Table):
         self.club = club
         self.pot_totals = pot_totals  # every pot's balance now, when the page has read them
         self._page_balances = None
+        self._page_rows = None
 
-    def _shown(self) -> list:
-        """The ledger rows shown: this page's, or every row when the table is not paginated
-        (the CSV export)."""
-        rows = self.page.object_list if hasattr(self, "page") else self.rows
-        return [row.record for row in rows]
+    def _page_values(self) -> list[tuple]:
+        """The ledger rows shown (this page's, or every row when the table is not paginated) as
+        the values their cells show, read once: (id, session id, session date, kind, pot,
+        amount, player id, player's name)."""
+        if self._page_rows is None:
+            shown = self.page.object_list.data if hasattr(self, "page") else self.data.data
+            self._page_rows = list(
+                shown.values_list(
+                    "pk",
+                    "session_id",
+                    "session__date",
+                    "kind",
+                    "pot",
+                    "amount_cents",
+                    "player_id",
+                    "player__display_name",
+                )
+            )
+        return self._page_rows
 
     def _balances(self) -> dict[int, int]:
         """Each shown row's pot balance after it, read once for the table."""
         if self._page_balances is None:
             self._page_balances = ledger_balances(
-                self.club, [entry.pk for entry in self._shown()], pot_totals=self.pot_totals
+                self.club, [values[0] for values in self._page_values()], pot_totals=self.pot_totals
             )
         return self._page_balances
 
@@ -99,33 +114,35 @@ class LedgerTable(tables.Table):
         return cents(self._balances()[record.pk])
 
     def page_lines(self) -> list[dict]:
-        """The cells of the rows shown, worked out once (the page's template loops over them):
-        what the columns render, the session's and player's links built once each."""
-        entries = self._shown()
+        """The cells of the rows shown, worked out once from their values (the page's template
+        loops over them): what the columns render, each session's link and date and each
+        player's link made once."""
         balances = self._balances()
-        session_urls: dict[int, str] = {}
+        kinds = dict(LedgerKind.choices)
+        pots = dict(Pot.choices)
+        amount = self.columns["amount_cents"].column.render
+        sessions: dict[int, tuple[str, str]] = {}
         player_urls: dict[int, str] = {}
         lines = []
-        for entry in entries:
-            if entry.session_id not in session_urls:
-                session_urls[entry.session_id] = reverse("web:session", args=[entry.session_id])
-            player_url = ""
-            if entry.player_id is not None:
-                if entry.player_id not in player_urls:
-                    player_urls[entry.player_id] = reverse(
-                        "money:player_money", args=[entry.player_id]
-                    )
-                player_url = player_urls[entry.player_id]
+        for pk, session_id, day, kind, pot, amount_cents, player_id, name in self._page_values():
+            if session_id not in sessions:
+                sessions[session_id] = (
+                    reverse("web:session", args=[session_id]),
+                    date_filter(day, SESSION_DATE_FORMAT),
+                )
+            if player_id is not None and player_id not in player_urls:
+                player_urls[player_id] = reverse("money:player_money", args=[player_id])
+            session_url, session_date = sessions[session_id]
             lines.append(
                 {
-                    "session_url": session_urls[entry.session_id],
-                    "session_date": date_filter(entry.session.date, SESSION_DATE_FORMAT),
-                    "kind": entry.get_kind_display(),
-                    "pot": entry.get_pot_display(),
-                    "amount": self.columns["amount_cents"].column.render(entry.amount_cents),
-                    "balance": cents(balances[entry.pk]),
-                    "player_url": player_url,
-                    "player": str(entry.player) if entry.player_id is not None else "",
+                    "session_url": session_url,
+                    "session_date": session_date,
+                    "kind": kinds.get(kind, kind),
+                    "pot": pots.get(pot, pot),
+                    "amount": amount(amount_cents),
+                    "balance": cents(balances[pk]),
+                    "player_url": player_urls.get(player_id, ""),
+                    "player": name if player_id is not None else "",
                 }
             )
         return lines

@@ -26,14 +26,16 @@ from core.templatetags.pegboard import cents
 from money import services
 from money.filters import LedgerFilter
 from money.forms import ReopenForm
+from money.ledger_selectors import (
+    club_ledger_entries,
+    ledger_total_and_rows,
+    pot_balances_and_rows,
+)
 from money.models import Pot, SkunkCoin
 from money.selectors import (
-    club_ledger_entries,
     current_settlement,
-    ledger_total,
     may_see_player_money,
     player_money,
-    pot_balances,
     session_cash_box,
     session_cash_box_planned,
     settle_blockers,
@@ -261,6 +263,7 @@ class LedgerView(PermissionRequiredMixin, ClubMixin, CsvExportMixin, SingleTable
     table_pagination = {"per_page": 50}
     paginator_class = ClampedPaginator
     export_name = "ledger"
+    _rows_listed: int | None = None  # how many rows the table lists, when already read
 
     def get_queryset(self):
         return club_ledger_entries(self.club)
@@ -275,11 +278,19 @@ class LedgerView(PermissionRequiredMixin, ClubMixin, CsvExportMixin, SingleTable
         """Every pot's balance now: shown above the table, and where its running balances
         start from."""
         if not hasattr(self, "_pot_totals"):
-            self._pot_totals = pot_balances(self.club)
+            self._pot_totals, self._club_rows = pot_balances_and_rows(self.club)
         return self._pot_totals
 
     def filter_failed(self) -> bool:
         return self.filterset.is_bound and not self.filterset.is_valid()
+
+    def get_table_pagination(self, table):
+        # The rows listed were counted with the sums already read: the club's every row with
+        # the pots' balances, a filtered set with its total.
+        paginate = super().get_table_pagination(table)
+        if self._rows_listed is not None:
+            paginate = {**paginate, "count": self._rows_listed}
+        return paginate
 
     def get_context_data(self, **kwargs):
         balances = self.pot_totals()
@@ -288,12 +299,18 @@ class LedgerView(PermissionRequiredMixin, ClubMixin, CsvExportMixin, SingleTable
             and not self.filter_failed()
             and any(self.filterset.form.cleaned_data.values())
         )
+        filtered_total = None
+        self._rows_listed = None
+        if filtered:
+            filtered_total, self._rows_listed = ledger_total_and_rows(self.object_list)
+        elif not self.filter_failed():
+            self._rows_listed = self._club_rows
         return super().get_context_data(
             balances=[
                 {"pot": pot, "label": label, "balance": balances[pot]} for pot, label in Pot.choices
             ],
             # The rows the filter picked add up to this (the club's side: + into the pots).
-            filtered_total=ledger_total(self.object_list) if filtered else None,
+            filtered_total=filtered_total,
             **kwargs,
         )
 

@@ -9,13 +9,14 @@ import itertools
 from collections import defaultdict
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from core.templatetags.pegboard import cents
+from money.ledger_selectors import ledger_balances, pot_balances_and_rows
 from money.models import LedgerEntry, LedgerKind, Pot
-from money.selectors import ledger_balances, pot_balances
+from money.selectors import pot_balances
 from money.services import session_settle
 from tests.builders import run_session
 from tests.factories import PlayerFactory, UserFactory
@@ -246,3 +247,36 @@ def test_the_query_count_does_not_grow_with_the_ledger(ledger, club, client):
 def test_players_and_judges_do_not_read_the_ledger(client_for):
     for role, status in itertools.product(("player", "judge"), [403]):
         assert client_for(role).get(URL).status_code == status
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_pots_are_summed_again_only_once_a_row_is_added(ledger, club, client):
+    """Outside a transaction the page keeps the pots' balances for the rows it counted: the
+    next page does not sum the club's history again, a row added (by any path) is summed, and
+    what a transaction saw of its own rows before rolling back is never kept."""
+    organiser, _ = ledger
+    client.force_login(organiser)
+
+    def balances_and_sums() -> tuple[dict, int]:
+        with CaptureQueriesContext(connection) as captured:
+            page = client.get(URL)
+        sums = [q for q in captured if "SUM(" in q["sql"] and "GROUP BY" in q["sql"]]
+        return {b["pot"]: b["balance"] for b in page.context["balances"]}, len(sums)
+
+    first, summed = balances_and_sums()
+    assert first == pot_balances(club) and summed == 1
+    assert balances_and_sums() == (first, 0)
+    add_rows(club, 3)
+    after, summed = balances_and_sums()
+    assert after == pot_balances(club) and summed == 1
+    assert after[Pot.SKUNK_BANK] == first[Pot.SKUNK_BANK] + 75
+    with pytest.raises(RuntimeError), transaction.atomic():
+        add_rows(club, 2)
+        assert pot_balances_and_rows(club) == (pot_balances(club), len(running_balances(club)))
+        raise RuntimeError("rolled back")
+    assert balances_and_sums() == (after, 0)
+    # The same number of rows again (on SQLite, with the ids the rolled back ones had).
+    add_rows(club, 2, pot=Pot.JACKPOT_29)
+    final, summed = balances_and_sums()
+    assert final == pot_balances(club) and summed == 1
+    assert final[Pot.SKUNK_BANK] == after[Pot.SKUNK_BANK]

@@ -1,7 +1,8 @@
 """The ratings on the pages: the ratings page and its CSV show the numbers of `manage.py ratings`,
 provisional players are marked, the season standings have a sortable rating column (each player's
 rating as the season ended), and the player page charts the rating with its uncertainty band beside
-expected against actual wins."""
+expected against actual wins. The ratings table's rows are written in a plain loop with the
+markup django-tables2 writes a cell at a time."""
 
 import csv
 import datetime as dt
@@ -11,10 +12,14 @@ import re
 
 import pytest
 from django.db import transaction
+from django.template.loader import get_template
+from django.test import RequestFactory
+from django_tables2 import RequestConfig
 
 from club.models import Club
 from standings.models import PROVISIONAL_GAMES
 from standings.rating_selectors import current_ratings, expected_vs_actual
+from standings.tables import RatingTable
 from tests.builders import run_session
 from tests.factories import ClubFactory, PlayerFactory, UserFactory
 from tests.standings.test_ratings_command import run
@@ -130,3 +135,35 @@ def test_an_unrated_player_has_no_rating_yet(club, client, settings):
     html = client.get(f"/games/players/{player.pk}/").content.decode()
     assert "No rated games yet" in html
     assert "No rated games yet" in client.get("/games/ratings/").content.decode()
+
+
+def _table_markup(html: str) -> str:
+    """The <table> of a page, without the whitespace between tags or in an empty attribute list
+    (the page writes its rows in a plain loop, django-tables2's template spreads them out)."""
+    table = html[html.index("<table") : html.index("</table>") + len("</table>")]
+    table = re.sub(r">\s+", ">", re.sub(r"\s+<", "<", table))
+    return re.sub(r"<(\w+) >", r"<\1>", table)
+
+
+def _rendered(ratings, query, template_name: str) -> str:
+    """The ratings table, sorted as `query` asks, rendered with `template_name`."""
+    request = RequestFactory().get("/games/ratings/", query)
+    table = RatingTable(ratings)
+    RequestConfig(request, paginate=False).configure(table)
+    return get_template(template_name).render({"table": table}, request)
+
+
+@pytest.mark.parametrize(
+    "order", ["", "player", "-games", "ordinal", "-mu", "sigma", "provisional"]
+)
+def test_the_ratings_table_is_the_markup_django_tables2_writes(rated, client, order):
+    query = {"sort": order} if order else {}
+    page = client.get("/games/ratings/", query).content.decode()
+    assert "(provisional)" in page and '<span class="true">yes</span>' in page
+    # django-tables2's own template writes the table a cell at a time.
+    expected = _rendered(current_ratings(rated), query, "tables/table.html")
+    assert _table_markup(page) == _table_markup(expected)
+    plain = RatingTable.Meta.template_name
+    assert _table_markup(_rendered([], query, plain)) == _table_markup(
+        _rendered([], query, "tables/table.html")
+    )

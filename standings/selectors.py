@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from django.core.cache import cache
 from django.db.models import Count, QuerySet, Sum
+from django.utils.formats import date_format
 
 from club.models import Player, Session
 from club.seasons import in_season, seasons_of
@@ -267,11 +268,25 @@ def club_seasons(club) -> list[int]:
 
 
 @dataclass(frozen=True)
+class BigHand:
+    """An accepted big hand as the records list it (standings.highlights.big_hands): what the page
+    shows, formatted once with the records, rather than the claim, its game, round and session,
+    which the cache would hold and rebuild at every read (a club's are a hundred at ten years)."""
+
+    true_points: int
+    player: str
+    kind: str  # scoring.models.ClaimKind: hand or crib
+    day: str  # the date as the records show it (the `date` filter's "j M Y": "17 Jan 2019")
+    round: int
+    table: int
+
+
+@dataclass(frozen=True)
 class Records:
     most_points: list[dict]  # {player, date, points}
     longest_streaks: list[Streak]  # the all-time record
     running_streaks: list[Streak]  # still going now
-    big_hands: list  # Claim rows: every 29, 28 and 24 accepted
+    big_hands: list[BigHand]  # every 29, 28 and 24 accepted
     grand_slams: list[GrandSlamCount]
     most_skunks: list[SeasonStanding]
     skunk_kings: list[SkunkKing]  # one per season, newest first
@@ -294,7 +309,17 @@ def club_records(club, standings: list[SeasonStanding] | None = None) -> Records
         ],
         longest_streaks=longest_streaks(club, totals=totals),
         running_streaks=running_streaks(club)[:TOP],
-        big_hands=big_hands(club),
+        big_hands=[
+            BigHand(
+                true_points=claim.true_points,
+                player=claim.claimant.display_name,
+                kind=claim.kind,
+                day=date_format(claim.game.session.date, "j M Y"),
+                round=claim.game.round.number,
+                table=claim.game.table,
+            )
+            for claim in big_hands(club)
+        ],
         grand_slams=grand_slam_counts(grand_slams(club, totals=totals)),
         most_skunks=[
             row

@@ -330,8 +330,19 @@ def club_records(club, standings: list[SeasonStanding] | None = None) -> Records
     )
 
 
-# How long a club's records stay in the cache unread; a change makes a new key before then.
+# How long a club's all-time figures stay in the cache unread; a change makes a new key before
+# then.
 RECORDS_CACHE_SECONDS = 24 * 60 * 60
+
+
+def _kept(club, what: str, count):
+    """What `count()` returns, kept in the cache under the club's pages version."""
+    key = f"pegboard:{what}:{club.pk}:{club.pages_version}"
+    found = cache.get(key)
+    if found is None:
+        found = count()
+        cache.set(key, found, RECORDS_CACHE_SECONDS)
+    return found
 
 
 def club_records_cached(club, standings: list[SeasonStanding] | None = None) -> Records:
@@ -339,12 +350,15 @@ def club_records_cached(club, standings: list[SeasonStanding] | None = None) -> 
     records read every session total and every accepted big hand of the club's history, and
     change only when a service moves that version on (results, claims, rulings, names, money),
     in the transaction of the change, so a kept copy is never stale."""
-    key = f"pegboard:records:{club.pk}:{club.pages_version}"
-    records = cache.get(key)
-    if records is None:
-        records = club_records(club, standings=standings)
-        cache.set(key, records, RECORDS_CACHE_SECONDS)
-    return records
+    return _kept(club, "records", lambda: club_records(club, standings=standings))
+
+
+def all_time_standings_cached(club) -> list[SeasonStanding]:
+    """`all_time_standings`, kept in the cache under the club's pages version (core.pages): it
+    sums every session total and every win of the club's history, and changes only when a
+    service moves that version on (results, names, money), in the transaction of the change, so
+    a kept copy is never stale. The ratings are not in it: the page reads them fresh."""
+    return _kept(club, "all-time", lambda: all_time_standings(club))
 
 
 @dataclass(frozen=True)

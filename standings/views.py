@@ -36,7 +36,7 @@ from standings.rating_selectors import (
 from standings.ratings import MODEL
 from standings.selectors import (
     SeasonStanding,
-    all_time_standings,
+    all_time_standings_cached,
     club_records_cached,
     club_seasons,
     player_season,
@@ -144,7 +144,9 @@ class AllTimeView(
 
     def get_table_data(self):
         if not hasattr(self, "standings"):
-            self.standings = with_ratings(all_time_standings(self.club), current_ratings(self.club))
+            self.standings = with_ratings(
+                all_time_standings_cached(self.club), current_ratings(self.club)
+            )
         return self.standings
 
     def get_context_data(self, **kwargs):

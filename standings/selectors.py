@@ -23,7 +23,7 @@ from django.utils.formats import date_format
 
 from club.models import Player, Session
 from club.seasons import in_season, seasons_of
-from games.models import ResultLine, ResultState, SessionTotal
+from games.models import ResultLine, ResultState, Round, Seat, SessionTotal
 from games.ranking import rank, rank_of
 from money.models import LedgerEntry, LedgerKind, SettlementState
 from standings.highlights import (
@@ -83,16 +83,6 @@ class SeasonStanding:
     def rating_text(self) -> str:
         """The rating as the tables show it, to three places; blank when unrated."""
         return "" if self.rating is None else f"{self.rating:.3f}"
-
-
-def confirmed_lines(club, season: int | None = None) -> QuerySet[ResultLine]:
-    """Confirmed result lines of a club's games, optionally of one season (club.seasons)."""
-    lines = ResultLine.objects.filter(
-        result__state=ResultState.CONFIRMED, result__game__session__club=club
-    )
-    if season is not None:
-        lines = lines.filter(in_season(club, season, "result__game__session__date"))
-    return lines
 
 
 def player_session_rows(club, season: int | None = None) -> list[dict]:
@@ -407,34 +397,43 @@ def player_season(club, player, season: int) -> PlayerSeason:
 
 
 def head_to_head(club, player, season: int | None = None) -> list[dict]:
-    """Games against each opponent (partners excluded) and who won them, in one query: the
-    other lines of every confirmed result the player has a line in, each with the player's own
-    side and win beside it."""
+    """Games against each opponent (partners excluded) and who won them, in one query: every
+    line of the confirmed results of the games the player sat at in the season (or ever), the
+    player's own line among them giving their side and their win."""
+    sessions = Session.objects.filter(club=club)
+    if season is not None:
+        sessions = sessions.filter(in_season(club, season))
+    # The games found by the player's seat in each of the season's rounds (one look-up in
+    # seat_one_per_player_per_round each), not by the player's result lines, which only the
+    # player's whole history of lines leads to. A result's lines are written from its game's
+    # seats, which cannot change once the game has a result (games.services.draws).
+    seated = Seat.objects.filter(
+        player=player, round__in=Round.objects.filter(session__in=sessions).values("pk")
+    ).values("game_id")
     # Unordered: the rows are tallied, not listed, and ordering by the result's game, round
     # and session would join those tables whole, every club's rows with them.
-    others = (
-        confirmed_lines(club, season)
-        .filter(result__lines__player=player)
-        .exclude(player=player)
+    lines = (
+        ResultLine.objects.filter(result__state=ResultState.CONFIRMED, result__game__in=seated)
         .order_by()
-        .values_list(
-            "player_id",
-            "player__display_name",
-            "side",
-            "won",
-            "result__lines__side",
-            "result__lines__won",
-        )
+        .values_list("result_id", "player_id", "player__display_name", "side", "won")
     )
+    by_result: dict[int, list[tuple]] = {}
+    for result_id, *line in lines:
+        by_result.setdefault(result_id, []).append(line)
     table: dict[int, dict] = {}
-    for opponent_id, name, side, won, my_side, my_won in others:
-        if side == my_side:
-            continue  # a partner, not an opponent
-        row = table.setdefault(
-            opponent_id,
-            {"opponent_id": opponent_id, "opponent": name, "games": 0, "won": 0, "lost": 0},
-        )
-        row["games"] += 1
-        row["won"] += my_won
-        row["lost"] += won
+    for result in by_result.values():
+        mine = next((line for line in result if line[0] == player.pk), None)
+        if mine is None:
+            continue
+        _, _, my_side, my_won = mine
+        for opponent_id, name, side, won in result:
+            if side == my_side:
+                continue  # the player, or a partner: not an opponent
+            row = table.setdefault(
+                opponent_id,
+                {"opponent_id": opponent_id, "opponent": name, "games": 0, "won": 0, "lost": 0},
+            )
+            row["games"] += 1
+            row["won"] += my_won
+            row["lost"] += won
     return sorted(table.values(), key=lambda r: (-r["games"], r["opponent"].lower()))

@@ -24,7 +24,7 @@ from django.utils.formats import date_format
 from club.models import Player, Session
 from club.seasons import in_season, seasons_of
 from games.models import ResultLine, ResultState, Round, Seat, SessionTotal
-from games.ranking import rank, rank_of
+from games.ranking import rank, ranks_of
 from money.models import LedgerEntry, LedgerKind, SettlementState
 from standings.highlights import (
     TOP,
@@ -200,18 +200,19 @@ def standings_from_rows(club, rows: list[dict], *, best: int | None, season: int
     ]
 
 
-def running_ranks(rows: list[dict], player_id: int, *, best: int | None) -> list[tuple]:
-    """(date, rank) after each session date `player_id` played: everyone's season so far,
-    counted and ranked exactly as the season table counts and ranks it (best N included).
+def running_ranks(rows: list[dict], *, best: int | None) -> dict[int, list[tuple]]:
+    """Each player's (date, rank) after each session date they played: everyone's season so
+    far, counted and ranked exactly as the season table counts and ranks it (best N included).
 
     Each player's figures are kept up to date row by row (their best N kept in order), so a
-    season of 50 mornings costs a few thousand additions, not a recount per morning."""
+    season of 50 mornings costs a few thousand additions and a ranking of some 40 lines each
+    morning, not a recount per morning."""
     by_date: dict = {}
     for r in rows:
         by_date.setdefault(r["date"], []).append(r)
     counted: dict[int, list[dict]] = {}  # best N: each player's sessions, best first
     lines: dict[int, dict] = {}  # each player's measures so far, as the ranking reads them
-    history = []
+    history: dict[int, list[tuple]] = {}
     for day in sorted(by_date):
         for r in by_date[day]:
             pid = r["player_id"]
@@ -232,10 +233,28 @@ def running_ranks(rows: list[dict], player_id: int, *, best: int | None) -> list
                 line["game_points"] += r["points"]
                 line["won"] += r["won"]
                 line["spread"] += r["spread"]
-        if player_id in {r["player_id"] for r in by_date[day]}:
-            # Without sorting the whole table each morning.
-            history.append((day, rank_of(lines[player_id], lines.values())))
+        ranks = dict(zip(lines, ranks_of(list(lines.values())), strict=True))
+        for r in by_date[day]:
+            history.setdefault(r["player_id"], []).append((day, ranks[r["player_id"]]))
     return history
+
+
+@dataclass(frozen=True)
+class SeasonTable:
+    """A season's table and the rank of each player after each session they played in it."""
+
+    standings: list[SeasonStanding]
+    ranks: dict[int, list[tuple]]  # player id -> (date, rank after that session)
+
+
+def season_table(club, season: int) -> SeasonTable:
+    """The season's table (`season_standings`) and every player's running ranks, from one read
+    of the season's session totals."""
+    rows = player_session_rows(club, season)
+    return SeasonTable(
+        standings=standings_from_rows(club, rows, best=club.best_sessions, season=season),
+        ranks=running_ranks(rows, best=club.best_sessions),
+    )
 
 
 def season_standings(club, season: int) -> list[SeasonStanding]:
@@ -351,6 +370,14 @@ def all_time_standings_cached(club) -> list[SeasonStanding]:
     return _kept(club, "all-time", lambda: all_time_standings(club))
 
 
+def season_table_cached(club, season: int) -> SeasonTable:
+    """`season_table`, kept in the cache under the club's pages version (core.pages): every
+    player's page of the season ranks the whole season, the same for each of them, and it
+    changes only when a service moves that version on (results, names, money, the club's best
+    N and season dates)."""
+    return _kept(club, f"season:{season}", lambda: season_table(club, season))
+
+
 @dataclass(frozen=True)
 class PlayerSeason:
     standing: SeasonStanding | None
@@ -362,10 +389,11 @@ class PlayerSeason:
 
 
 def player_season(club, player, season: int) -> PlayerSeason:
-    """A player's season: their line, every session, head-to-head, and the charts' data."""
-    rows = player_session_rows(club, season)
-    standings = standings_from_rows(club, rows, best=club.best_sessions, season=season)
-    standing = next((s for s in standings if s.player_id == player.pk), None)
+    """A player's season: their line, every session, head-to-head, and the charts' data. The
+    season's table and ranks are the kept ones (`season_table_cached`); the player's own
+    sessions and money are read apart, a few rows each."""
+    table = season_table_cached(club, season)
+    standing = next((s for s in table.standings if s.player_id == player.pk), None)
     money = dict(
         _winnings(club, season)
         .filter(player=player)
@@ -373,26 +401,19 @@ def player_season(club, player, season: int) -> PlayerSeason:
         .annotate(total=Sum("amount_cents"))
         .values_list("session_id", "total")
     )
-    mine = [r for r in rows if r["player_id"] == player.pk]
-    sessions = [
-        {
-            "session_id": r["session_id"],
-            "date": r["date"],
-            "played": r["played"],
-            "won": r["won"],
-            "points": r["points"],
-            "spread": r["spread"],
-            "money_cents": -money.get(r["session_id"], 0),
-        }
-        for r in mine
-    ]
+    mine = (
+        SessionTotal.objects.filter(in_season(club, season), club=club, player=player)
+        .order_by("date")
+        .values("session_id", "date", "played", "won", "points", "spread")
+    )
+    sessions = [{**r, "money_cents": -money.get(r["session_id"], 0)} for r in mine]
     return PlayerSeason(
         standing=standing,
         sessions=sessions,
         head_to_head=head_to_head(club, player, season),
         points_by_session=[(s["date"], s["points"]) for s in sessions],
-        rank_by_session=running_ranks(rows, player.pk, best=club.best_sessions),
-        players=len(standings),
+        rank_by_session=table.ranks.get(player.pk, []),
+        players=len(table.standings),
     )
 
 

@@ -1,6 +1,7 @@
-"""The all-time standings and records are kept in the cache under the club's pages version:
-counted once, counted again after a change moves the version on
-(standings.selectors.all_time_standings_cached, club_records_cached)."""
+"""The all-time standings and records, and each season's table and running ranks, are kept in
+the cache under the club's pages version: counted once, counted again after a change moves the
+version on (standings.selectors.all_time_standings_cached, club_records_cached,
+season_table_cached)."""
 
 import datetime as dt
 import re
@@ -22,6 +23,7 @@ pytestmark = pytest.mark.django_db
     [
         (selectors.club_records_cached, "club_records"),
         (selectors.all_time_standings_cached, "all_time_standings"),
+        (lambda club: selectors.season_table_cached(club, 2026), "season_table"),
     ],
 )
 def test_the_all_time_figures_are_recounted_only_when_the_pages_version_moves(
@@ -30,9 +32,9 @@ def test_the_all_time_figures_are_recounted_only_when_the_pages_version_moves(
     counted = []
     count = getattr(selectors, counted_by)
 
-    def counting(club, **kwargs):
+    def counting(club, *args, **kwargs):
         counted.append(club.pages_version)
-        return count(club, **kwargs)
+        return count(club, *args, **kwargs)
 
     monkeypatch.setattr(selectors, counted_by, counting)
     first = cached(club)
@@ -70,6 +72,32 @@ def test_a_member_sees_the_all_time_table_of_every_result_confirmed(club, client
     assert len(after) == len(fresh)
     for row, standing in zip(after, fresh, strict=True):
         assert row.startswith(f"{standing.rank_label} {standing.player} {standing.sessions} ")
+
+
+def test_a_member_sees_a_players_season_of_every_result_confirmed(club, client, member):
+    """The player's line, rank and rank chart come from the kept season table: a new session's
+    results are on the page at once."""
+    season = Season(club)
+    client.force_login(member("player"))
+    url = reverse("standings:player", args=[season.cy.pk]) + "?season=2026"
+
+    def line():
+        html = client.get(url).content.decode()
+        return text_of(html.split('data-testid="season-line">')[1].split("</ul>")[0])
+
+    assert "2 sessions" in line()
+    play_session(
+        club,
+        season.people,
+        THURSDAY + dt.timedelta(weeks=2),
+        [season.cy, season.bob, season.ann],
+        rounds=1,
+    )
+    table = selectors.season_table(Club.objects.get(pk=club.pk), 2026)
+    standing = next(s for s in table.standings if s.player_id == season.cy.pk)
+    assert line().startswith(f"Rank {standing.rank_label} in 2026 {standing.game_points} ")
+    assert "3 sessions" in line()
+    assert len(table.ranks[season.cy.pk]) == 3
 
 
 def test_a_spread_is_shown_signed():

@@ -40,7 +40,7 @@ from standings.selectors import (
     club_records_cached,
     club_seasons,
     player_season,
-    season_standings,
+    season_table_cached,
 )
 from standings.tables import RatingTable, SeasonStandingTable, rating_text
 
@@ -121,7 +121,8 @@ class StandingsView(
     def get_table_data(self):
         season = self.season()
         return with_ratings(
-            season_standings(self.club, season), current_ratings(self.club, season=season)
+            season_table_cached(self.club, season).standings,
+            current_ratings(self.club, season=season),
         )
 
     def get_context_data(self, **kwargs):

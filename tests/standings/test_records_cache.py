@@ -52,12 +52,21 @@ def table_rows(html: str) -> list[str]:
     return [text_of(row) for row in re.findall(r"<tr class=.*?</tr>", body, re.S)]
 
 
-def test_a_member_sees_the_all_time_table_of_every_result_confirmed(club, client, member):
+@pytest.mark.parametrize(
+    ("url", "counted"),
+    [
+        (reverse("standings:all_time"), selectors.all_time_standings),
+        (
+            reverse("standings:season") + "?season=2026",
+            lambda club: selectors.season_standings(club, 2026),
+        ),
+    ],
+)
+def test_a_member_sees_the_tables_of_every_result_confirmed(club, client, member, url, counted):
     """A member's page is rendered afresh, from the kept standings: a new session's results
     and payouts are on it at once, as the standings count them."""
     season = Season(club)
     client.force_login(member("player"))
-    url = reverse("standings:all_time")
     before = table_rows(client.get(url).content.decode())
     play_session(
         club,
@@ -68,7 +77,7 @@ def test_a_member_sees_the_all_time_table_of_every_result_confirmed(club, client
     )
     after = table_rows(client.get(url).content.decode())
     assert after != before
-    fresh = selectors.all_time_standings(Club.objects.get(pk=club.pk))
+    fresh = counted(Club.objects.get(pk=club.pk))
     assert len(after) == len(fresh)
     for row, standing in zip(after, fresh, strict=True):
         assert row.startswith(f"{standing.rank_label} {standing.player} {standing.sessions} ")

@@ -417,6 +417,13 @@ def player_season(club, player, season: int) -> PlayerSeason:
     )
 
 
+def player_season_cached(club, player, season: int) -> PlayerSeason:
+    """`player_season`, kept in the cache under the club's pages version (core.pages): a page
+    the players open again and again after a morning, whose figures (results, seats, names,
+    money) change only when a service moves that version on."""
+    return _kept(club, f"player:{player.pk}:{season}", lambda: player_season(club, player, season))
+
+
 def head_to_head(club, player, season: int | None = None) -> list[dict]:
     """Games against each opponent (partners excluded) and who won them, in one query: every
     line of the confirmed results of the games the player sat at in the season (or ever), the

@@ -39,7 +39,7 @@ from standings.selectors import (
     all_time_standings_cached,
     club_records_cached,
     club_seasons,
-    player_season,
+    player_season_cached,
     season_table_cached,
 )
 from standings.tables import RatingTable, SeasonStandingTable, rating_text
@@ -195,7 +195,7 @@ class PlayerPageView(ClubVisitorCacheMixin, SeasonMixin, TemplateView):
     def get_context_data(self, **kwargs):
         player = get_object_or_404(Player, pk=self.kwargs["pk"], club=self.club)
         season = self.season()
-        data = player_season(self.club, player, season)
+        data = player_season_cached(self.club, player, season)
         points = [
             Point(label=f"{day:%-d %b}", value=value) for day, value in data.points_by_session
         ]

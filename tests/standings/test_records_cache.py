@@ -13,9 +13,14 @@ from club.models import Club
 from core.templatetags.pegboard import signed
 from standings import selectors
 from tests.builders import play_session
+from tests.factories import PlayerFactory
 from tests.web.test_highlights import THURSDAY, Season, text_of
 
 pytestmark = pytest.mark.django_db
+
+
+def a_player(club):
+    return club.players.first() or PlayerFactory(club=club)
 
 
 @pytest.mark.parametrize(
@@ -24,6 +29,10 @@ pytestmark = pytest.mark.django_db
         (selectors.club_records_cached, "club_records"),
         (selectors.all_time_standings_cached, "all_time_standings"),
         (lambda club: selectors.season_table_cached(club, 2026), "season_table"),
+        (
+            lambda club: selectors.player_season_cached(club, a_player(club), 2026),
+            "player_season",
+        ),
     ],
 )
 def test_the_all_time_figures_are_recounted_only_when_the_pages_version_moves(

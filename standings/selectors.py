@@ -10,6 +10,10 @@ Terms:
   rank on the player page count the same sessions.
 - ranking: by `games.ranking` (game points, then games won, then spread), ties shared ("T-3").
 - money won: payouts and side-pot wins of current (not reopened) settlements, from the ledger.
+- kept copy: what a page reads again and again between changes (the all-time table and records,
+  a season's table with its running ranks, a player's season), kept in the cache under the
+  club's pages version (core.pages), which every service that changes what they show moves on
+  in its transaction: a copy is never stale, and the first read after a change counts it again.
 """
 
 from __future__ import annotations

@@ -15,8 +15,9 @@ A row is a mapping (or an object) with the precedence's measures under those nam
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
@@ -63,8 +64,9 @@ def rank(rows: Iterable[Row], *, name: Callable[[Row], str] | None = None) -> li
     ]
 
 
-def rank_of(row: object, rows: Iterable[object]) -> int:
-    """The rank `rank` gives `row` among `rows` (which hold it), without sorting them: one more
-    than the rows strictly ahead of it on the precedence."""
-    mine = measures(row)
-    return 1 + sum(measures(other) > mine for other in rows)
+def ranks_of(rows: Sequence[object]) -> list[int]:
+    """The rank `rank` gives each of `rows`, in their order, without ordering the rows: one
+    more than the rows strictly ahead of it on the precedence."""
+    keys = [measures(row) for row in rows]
+    ordered = sorted(keys)
+    return [1 + len(ordered) - bisect_right(ordered, key) for key in keys]

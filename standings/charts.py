@@ -502,7 +502,9 @@ def _tick_text(tick: float, scale: YScale, *, integer: bool) -> str:
 
 def _num(value: float) -> str:
     """A coordinate, rounded to one decimal, without a trailing ".0" or a "-0"."""
-    text = f"{round(value, 1):.1f}".removesuffix(".0")
+    # Formatting rounds as round(value, 1) does (correctly, from the binary value), without
+    # making the rounded float first: some 3,000 coordinates on a player's page.
+    text = f"{value:.1f}".removesuffix(".0")
     return "0" if text == "-0" else text
 
 

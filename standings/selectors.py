@@ -10,6 +10,10 @@ Terms:
   rank on the player page count the same sessions.
 - ranking: by `games.ranking` (game points, then games won, then spread), ties shared ("T-3").
 - money won: payouts and side-pot wins of current (not reopened) settlements, from the ledger.
+- kept copy: what a page reads again and again between changes (the all-time table and records,
+  a season's table with its running ranks, a player's season), kept in the cache under the
+  club's pages version (core.pages), which every service that changes what they show moves on
+  in its transaction: a copy is never stale, and the first read after a change counts it again.
 """
 
 from __future__ import annotations
@@ -19,11 +23,12 @@ from dataclasses import dataclass
 
 from django.core.cache import cache
 from django.db.models import Count, QuerySet, Sum
+from django.utils.formats import date_format
 
 from club.models import Player, Session
 from club.seasons import in_season, seasons_of
-from games.models import ResultLine, ResultState, SessionTotal
-from games.ranking import rank, rank_of
+from games.models import ResultLine, ResultState, Round, Seat, SessionTotal
+from games.ranking import rank, ranks_of
 from money.models import LedgerEntry, LedgerKind, SettlementState
 from standings.highlights import (
     TOP,
@@ -82,16 +87,6 @@ class SeasonStanding:
     def rating_text(self) -> str:
         """The rating as the tables show it, to three places; blank when unrated."""
         return "" if self.rating is None else f"{self.rating:.3f}"
-
-
-def confirmed_lines(club, season: int | None = None) -> QuerySet[ResultLine]:
-    """Confirmed result lines of a club's games, optionally of one season (club.seasons)."""
-    lines = ResultLine.objects.filter(
-        result__state=ResultState.CONFIRMED, result__game__session__club=club
-    )
-    if season is not None:
-        lines = lines.filter(in_season(club, season, "result__game__session__date"))
-    return lines
 
 
 def player_session_rows(club, season: int | None = None) -> list[dict]:
@@ -209,18 +204,19 @@ def standings_from_rows(club, rows: list[dict], *, best: int | None, season: int
     ]
 
 
-def running_ranks(rows: list[dict], player_id: int, *, best: int | None) -> list[tuple]:
-    """(date, rank) after each session date `player_id` played: everyone's season so far,
-    counted and ranked exactly as the season table counts and ranks it (best N included).
+def running_ranks(rows: list[dict], *, best: int | None) -> dict[int, list[tuple]]:
+    """Each player's (date, rank) after each session date they played: everyone's season so
+    far, counted and ranked exactly as the season table counts and ranks it (best N included).
 
     Each player's figures are kept up to date row by row (their best N kept in order), so a
-    season of 50 mornings costs a few thousand additions, not a recount per morning."""
+    season of 50 mornings costs a few thousand additions and a ranking of some 40 lines each
+    morning, not a recount per morning."""
     by_date: dict = {}
     for r in rows:
         by_date.setdefault(r["date"], []).append(r)
     counted: dict[int, list[dict]] = {}  # best N: each player's sessions, best first
     lines: dict[int, dict] = {}  # each player's measures so far, as the ranking reads them
-    history = []
+    history: dict[int, list[tuple]] = {}
     for day in sorted(by_date):
         for r in by_date[day]:
             pid = r["player_id"]
@@ -241,10 +237,28 @@ def running_ranks(rows: list[dict], player_id: int, *, best: int | None) -> list
                 line["game_points"] += r["points"]
                 line["won"] += r["won"]
                 line["spread"] += r["spread"]
-        if player_id in {r["player_id"] for r in by_date[day]}:
-            # Without sorting the whole table each morning.
-            history.append((day, rank_of(lines[player_id], lines.values())))
+        ranks = dict(zip(lines, ranks_of(list(lines.values())), strict=True))
+        for r in by_date[day]:
+            history.setdefault(r["player_id"], []).append((day, ranks[r["player_id"]]))
     return history
+
+
+@dataclass(frozen=True)
+class SeasonTable:
+    """A season's table and the rank of each player after each session they played in it."""
+
+    standings: list[SeasonStanding]
+    ranks: dict[int, list[tuple]]  # player id -> (date, rank after that session)
+
+
+def season_table(club, season: int) -> SeasonTable:
+    """The season's table (`season_standings`) and every player's running ranks, from one read
+    of the season's session totals."""
+    rows = player_session_rows(club, season)
+    return SeasonTable(
+        standings=standings_from_rows(club, rows, best=club.best_sessions, season=season),
+        ranks=running_ranks(rows, best=club.best_sessions),
+    )
 
 
 def season_standings(club, season: int) -> list[SeasonStanding]:
@@ -267,11 +281,25 @@ def club_seasons(club) -> list[int]:
 
 
 @dataclass(frozen=True)
+class BigHand:
+    """An accepted big hand as the records list it (standings.highlights.big_hands): what the page
+    shows, formatted once with the records, rather than the claim, its game, round and session,
+    which the cache would hold and rebuild at every read (a club's are a hundred at ten years)."""
+
+    true_points: int
+    player: str
+    kind: str  # scoring.models.ClaimKind: hand or crib
+    day: str  # the date as the records show it (the `date` filter's "j M Y": "17 Jan 2019")
+    round: int
+    table: int
+
+
+@dataclass(frozen=True)
 class Records:
     most_points: list[dict]  # {player, date, points}
     longest_streaks: list[Streak]  # the all-time record
     running_streaks: list[Streak]  # still going now
-    big_hands: list  # Claim rows: every 29, 28 and 24 accepted
+    big_hands: list[BigHand]  # every 29, 28 and 24 accepted
     grand_slams: list[GrandSlamCount]
     most_skunks: list[SeasonStanding]
     skunk_kings: list[SkunkKing]  # one per season, newest first
@@ -294,7 +322,17 @@ def club_records(club, standings: list[SeasonStanding] | None = None) -> Records
         ],
         longest_streaks=longest_streaks(club, totals=totals),
         running_streaks=running_streaks(club)[:TOP],
-        big_hands=big_hands(club),
+        big_hands=[
+            BigHand(
+                true_points=claim.true_points,
+                player=claim.claimant.display_name,
+                kind=claim.kind,
+                day=date_format(claim.game.session.date, "j M Y"),
+                round=claim.game.round.number,
+                table=claim.game.table,
+            )
+            for claim in big_hands(club)
+        ],
         grand_slams=grand_slam_counts(grand_slams(club, totals=totals)),
         most_skunks=[
             row
@@ -305,8 +343,19 @@ def club_records(club, standings: list[SeasonStanding] | None = None) -> Records
     )
 
 
-# How long a club's records stay in the cache unread; a change makes a new key before then.
+# How long a club's all-time figures stay in the cache unread; a change makes a new key before
+# then.
 RECORDS_CACHE_SECONDS = 24 * 60 * 60
+
+
+def _kept(club, what: str, count):
+    """What `count()` returns, kept in the cache under the club's pages version."""
+    key = f"pegboard:{what}:{club.pk}:{club.pages_version}"
+    found = cache.get(key)
+    if found is None:
+        found = count()
+        cache.set(key, found, RECORDS_CACHE_SECONDS)
+    return found
 
 
 def club_records_cached(club, standings: list[SeasonStanding] | None = None) -> Records:
@@ -314,12 +363,23 @@ def club_records_cached(club, standings: list[SeasonStanding] | None = None) -> 
     records read every session total and every accepted big hand of the club's history, and
     change only when a service moves that version on (results, claims, rulings, names, money),
     in the transaction of the change, so a kept copy is never stale."""
-    key = f"pegboard:records:{club.pk}:{club.pages_version}"
-    records = cache.get(key)
-    if records is None:
-        records = club_records(club, standings=standings)
-        cache.set(key, records, RECORDS_CACHE_SECONDS)
-    return records
+    return _kept(club, "records", lambda: club_records(club, standings=standings))
+
+
+def all_time_standings_cached(club) -> list[SeasonStanding]:
+    """`all_time_standings`, kept in the cache under the club's pages version (core.pages): it
+    sums every session total and every win of the club's history, and changes only when a
+    service moves that version on (results, names, money), in the transaction of the change, so
+    a kept copy is never stale. The ratings are not in it: the page reads them fresh."""
+    return _kept(club, "all-time", lambda: all_time_standings(club))
+
+
+def season_table_cached(club, season: int) -> SeasonTable:
+    """`season_table`, kept in the cache under the club's pages version (core.pages): every
+    player's page of the season ranks the whole season, the same for each of them, and it
+    changes only when a service moves that version on (results, names, money, the club's best
+    N and season dates)."""
+    return _kept(club, f"season:{season}", lambda: season_table(club, season))
 
 
 @dataclass(frozen=True)
@@ -333,10 +393,11 @@ class PlayerSeason:
 
 
 def player_season(club, player, season: int) -> PlayerSeason:
-    """A player's season: their line, every session, head-to-head, and the charts' data."""
-    rows = player_session_rows(club, season)
-    standings = standings_from_rows(club, rows, best=club.best_sessions, season=season)
-    standing = next((s for s in standings if s.player_id == player.pk), None)
+    """A player's season: their line, every session, head-to-head, and the charts' data. The
+    season's table and ranks are the kept ones (`season_table_cached`); the player's own
+    sessions and money are read apart, a few rows each."""
+    table = season_table_cached(club, season)
+    standing = next((s for s in table.standings if s.player_id == player.pk), None)
     money = dict(
         _winnings(club, season)
         .filter(player=player)
@@ -344,58 +405,67 @@ def player_season(club, player, season: int) -> PlayerSeason:
         .annotate(total=Sum("amount_cents"))
         .values_list("session_id", "total")
     )
-    mine = [r for r in rows if r["player_id"] == player.pk]
-    sessions = [
-        {
-            "session_id": r["session_id"],
-            "date": r["date"],
-            "played": r["played"],
-            "won": r["won"],
-            "points": r["points"],
-            "spread": r["spread"],
-            "money_cents": -money.get(r["session_id"], 0),
-        }
-        for r in mine
-    ]
+    mine = (
+        SessionTotal.objects.filter(in_season(club, season), club=club, player=player)
+        .order_by("date")
+        .values("session_id", "date", "played", "won", "points", "spread")
+    )
+    sessions = [{**r, "money_cents": -money.get(r["session_id"], 0)} for r in mine]
     return PlayerSeason(
         standing=standing,
         sessions=sessions,
         head_to_head=head_to_head(club, player, season),
         points_by_session=[(s["date"], s["points"]) for s in sessions],
-        rank_by_session=running_ranks(rows, player.pk, best=club.best_sessions),
-        players=len(standings),
+        rank_by_session=table.ranks.get(player.pk, []),
+        players=len(table.standings),
     )
+
+
+def player_season_cached(club, player, season: int) -> PlayerSeason:
+    """`player_season`, kept in the cache under the club's pages version (core.pages): a page
+    the players open again and again after a morning, whose figures (results, seats, names,
+    money) change only when a service moves that version on."""
+    return _kept(club, f"player:{player.pk}:{season}", lambda: player_season(club, player, season))
 
 
 def head_to_head(club, player, season: int | None = None) -> list[dict]:
-    """Games against each opponent (partners excluded) and who won them, in one query: the
-    other lines of every confirmed result the player has a line in, each with the player's own
-    side and win beside it."""
+    """Games against each opponent (partners excluded) and who won them, in one query: every
+    line of the confirmed results of the games the player sat at in the season (or ever), the
+    player's own line among them giving their side and their win."""
+    sessions = Session.objects.filter(club=club)
+    if season is not None:
+        sessions = sessions.filter(in_season(club, season))
+    # The games found by the player's seat in each of the season's rounds (one look-up in
+    # seat_one_per_player_per_round each), not by the player's result lines, which only the
+    # player's whole history of lines leads to. A result's lines are written from its game's
+    # seats, which cannot change once the game has a result (games.services.draws).
+    seated = Seat.objects.filter(
+        player=player, round__in=Round.objects.filter(session__in=sessions).values("pk")
+    ).values("game_id")
     # Unordered: the rows are tallied, not listed, and ordering by the result's game, round
     # and session would join those tables whole, every club's rows with them.
-    others = (
-        confirmed_lines(club, season)
-        .filter(result__lines__player=player)
-        .exclude(player=player)
+    lines = (
+        ResultLine.objects.filter(result__state=ResultState.CONFIRMED, result__game__in=seated)
         .order_by()
-        .values_list(
-            "player_id",
-            "player__display_name",
-            "side",
-            "won",
-            "result__lines__side",
-            "result__lines__won",
-        )
+        .values_list("result_id", "player_id", "player__display_name", "side", "won")
     )
+    by_result: dict[int, list[tuple]] = {}
+    for result_id, *line in lines:
+        by_result.setdefault(result_id, []).append(line)
     table: dict[int, dict] = {}
-    for opponent_id, name, side, won, my_side, my_won in others:
-        if side == my_side:
-            continue  # a partner, not an opponent
-        row = table.setdefault(
-            opponent_id,
-            {"opponent_id": opponent_id, "opponent": name, "games": 0, "won": 0, "lost": 0},
-        )
-        row["games"] += 1
-        row["won"] += my_won
-        row["lost"] += won
+    for result in by_result.values():
+        mine = next((line for line in result if line[0] == player.pk), None)
+        if mine is None:
+            continue
+        _, _, my_side, my_won = mine
+        for opponent_id, name, side, won in result:
+            if side == my_side:
+                continue  # the player, or a partner: not an opponent
+            row = table.setdefault(
+                opponent_id,
+                {"opponent_id": opponent_id, "opponent": name, "games": 0, "won": 0, "lost": 0},
+            )
+            row["games"] += 1
+            row["won"] += my_won
+            row["lost"] += won
     return sorted(table.values(), key=lambda r: (-r["games"], r["opponent"].lower()))

@@ -36,11 +36,11 @@ from standings.rating_selectors import (
 from standings.ratings import MODEL
 from standings.selectors import (
     SeasonStanding,
-    all_time_standings,
+    all_time_standings_cached,
     club_records_cached,
     club_seasons,
-    player_season,
-    season_standings,
+    player_season_cached,
+    season_table_cached,
 )
 from standings.tables import RatingTable, SeasonStandingTable, rating_text
 
@@ -121,7 +121,8 @@ class StandingsView(
     def get_table_data(self):
         season = self.season()
         return with_ratings(
-            season_standings(self.club, season), current_ratings(self.club, season=season)
+            season_table_cached(self.club, season).standings,
+            current_ratings(self.club, season=season),
         )
 
     def get_context_data(self, **kwargs):
@@ -144,7 +145,9 @@ class AllTimeView(
 
     def get_table_data(self):
         if not hasattr(self, "standings"):
-            self.standings = with_ratings(all_time_standings(self.club), current_ratings(self.club))
+            self.standings = with_ratings(
+                all_time_standings_cached(self.club), current_ratings(self.club)
+            )
         return self.standings
 
     def get_context_data(self, **kwargs):
@@ -192,7 +195,7 @@ class PlayerPageView(ClubVisitorCacheMixin, SeasonMixin, TemplateView):
     def get_context_data(self, **kwargs):
         player = get_object_or_404(Player, pk=self.kwargs["pk"], club=self.club)
         season = self.season()
-        data = player_season(self.club, player, season)
+        data = player_season_cached(self.club, player, season)
         points = [
             Point(label=f"{day:%-d %b}", value=value) for day, value in data.points_by_session
         ]

@@ -18,6 +18,8 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from standings.charts import (
     CHAR_WIDTH,
@@ -27,6 +29,7 @@ from standings.charts import (
     MAX_Y_TICKS,
     WIDTH,
     Point,
+    _num,
     bar_chart_svg,
     line_chart_svg,
     y_scale,
@@ -372,6 +375,13 @@ def test_coordinates_have_at_most_one_decimal(kind):
     assert len(numbers) > 7 * 3
     assert not [a for a in numbers if re.search(r"\d\.\d{2}", a)]
     assert not [a for a in numbers if re.search(r"\.0\b|(?<![\d.])-0(?![\d.])", a)]
+
+
+@given(st.floats(min_value=-1e6, max_value=1e6) | st.sampled_from([0.05, -0.05, 0.25, 2.675]))
+def test_a_coordinate_is_the_value_rounded_to_one_decimal(value):
+    """As round(value, 1) prints it: halves and float noise included."""
+    expected = f"{round(value, 1):.1f}".removesuffix(".0")
+    assert _num(value) == ("0" if expected == "-0" else expected)
 
 
 @pytest.mark.parametrize("kind", KINDS)

@@ -13,9 +13,16 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from club.services import player_update
+from club.services import club_update_rules, player_update
 from core.tables import spreadsheet_safe
-from games.models import ResultLine, ResultState
+from games.models import Game, ResultLine, ResultState
+from games.services import (
+    game_forfeit,
+    result_confirm,
+    result_correct,
+    result_enter,
+    round_draw,
+)
 from money.models import Payout, SettlementState
 from money.services import session_settle
 from standings.selectors import (
@@ -157,18 +164,92 @@ def test_player_page_head_to_head_and_charts_data(people):
     assert sum(row["won"] for row in data.head_to_head) >= data.standing.won
 
 
-def test_the_head_to_head_reads_result_lines_without_joining_every_game(people):
-    """Its opponents' query joins only the lines' players: ordering them by game, round and
-    session joined those tables whole, every club's rows with them, on PostgreSQL."""
+def build_mixed_history(club, people):
+    """A 2025 season, then 2026: singles with a cut-throat table, a partners session, a corrected
+    result (its first version superseded), a forfeit and a draft nobody confirmed."""
+    organiser, confirmer = people
+    build_season(club, people, 2025, sessions=2, players=7)
+    run_session(club, organiser, confirmer, players=7, rounds=3, date=dt.date(2026, 3, 5))
+    club_update_rules(club=club, actor=organiser, table_mode="partners")
+    run_session(club, organiser, confirmer, players=8, rounds=2, date=dt.date(2026, 3, 12), seed=2)
+    club_update_rules(club=club, actor=organiser, table_mode="singles")
+    late = run_session(
+        club, organiser, confirmer, players=6, rounds=2, date=dt.date(2026, 3, 19), seed=3
+    )
+    game = Game.objects.filter(session=late).order_by("round__number", "table")[0]
+    scores = game.results.get(state=ResultState.CONFIRMED).scores
+    result_correct(
+        game=game,
+        actor=organiser,
+        scores=[121 if score != 121 else 99 for score in scores],
+        reason="The pegs were read the wrong way round",
+    )
+    round_ = round_draw(session=late, actor=organiser, seed=9)
+    forfeited, drafted, *played = round_.games.order_by("table")
+    game_forfeit(game=forfeited, actor=organiser, leaving=forfeited.seats.first().player)
+    result_enter(game=drafted, actor=organiser, scores=[121, 80])
+    for game in played:
+        result_confirm(
+            result=result_enter(game=game, actor=organiser, scores=[121, 90]), actor=confirmer
+        )
+
+
+def naive_head_to_head(club, player, year=None) -> dict:
+    """opponent -> (games, won, lost), recounted from every confirmed line of the club's games:
+    each line of another side of a result the player has a line in."""
+    by_result: dict = {}
+    for line in ResultLine.objects.filter(
+        result__state=ResultState.CONFIRMED, result__game__session__club=club
+    ).select_related("player", "result__game__session"):
+        if year is None or line.result.game.session.date.year == year:
+            by_result.setdefault(line.result_id, []).append(line)
+    table: dict = {}
+    for lines in by_result.values():
+        for mine in (line for line in lines if line.player_id == player.pk):
+            for other in lines:
+                if other.side != mine.side:
+                    games, won, lost = table.get(other.player.display_name, (0, 0, 0))
+                    table[other.player.display_name] = (
+                        games + 1,
+                        won + mine.won,
+                        lost + other.won,
+                    )
+    return table
+
+
+def test_the_head_to_head_is_a_recount_of_the_confirmed_lines(people):
+    """Found by the player's seats, counted from the results' lines: the same figures as a
+    recount of every confirmed line, partners, cut-throat tables, a correction, a forfeit and a
+    draft included, in each season and all time."""
+    club = ClubFactory()
+    build_mixed_history(club, people)
+    assert {game.kind for game in Game.objects.filter(session__club=club)} == {
+        "two",
+        "three",
+        "partners",
+    }
+    for player in club.players.all():
+        for year in (2025, 2026, None):
+            rows = head_to_head(club, player, year)
+            assert {r["opponent"]: (r["games"], r["won"], r["lost"]) for r in rows} == (
+                naive_head_to_head(club, player, year)
+            ), (player, year)
+            assert rows == sorted(rows, key=lambda r: (-r["games"], r["opponent"].lower()))
+
+
+def test_the_head_to_head_reads_the_seasons_seats_without_ordering(people):
+    """One query, unordered (ordering by game, round and session joined those tables whole,
+    every club's rows with them, on PostgreSQL), and led by the season's rounds: the player's
+    whole history of lines is never read for one season."""
     club = ClubFactory()
     build_season(club, people, 2025, sessions=2, players=5)
     player = club.players.first()
     with CaptureQueriesContext(connection) as queries:
         rows = head_to_head(club, player, 2025)
-    assert rows
-    opponents = queries.captured_queries[-1]["sql"]
-    assert "NOT (" in opponents and '"games_round"' not in opponents
-    assert "ORDER BY" not in opponents
+    assert rows and len(queries) == 1
+    sql = queries.captured_queries[0]["sql"]
+    assert "ORDER BY" not in sql
+    assert '"games_seat"' in sql and '"games_round"' in sql
 
 
 @pytest.mark.parametrize("best", [2, None])

@@ -1,12 +1,16 @@
 """What every row of the session page's check-in table needs, worked out once for the morning
-rather than once a row: the addresses of a check-in's buttons, and the options of the "Leaves
-after round" and "Sits out round" lists (the same for every player checked in).
+rather than once a row: the addresses of a check-in's buttons, the options of the "Leaves
+after round" and "Sits out round" lists (the same for every player checked in), and on each row
+what a button pressed on it refused.
 
 Forty players at the door make forty rows of up to nine forms each; building each address with
-{% url %} and each list option by option in the template took most of the page's time.
+{% url %} and each list option by option in the template took most of the page's time, and so
+did looking for each row's refusal in every refusal of the page.
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
 
 from django.urls import reverse
 from django.utils.html import format_html_join
@@ -39,6 +43,31 @@ def add_row_urls(session, checkins) -> None:
     for checkin in checkins:
         middle = f"/{checkin.pk}/"
         checkin.urls = {key: middle.join(parts) for key, parts in templates.items()}
+
+
+# A row's refusals (web.views.SessionPageMixin's overrides, by check-in id): the attribute each is
+# read by on its row, and the override that carries them.
+ROW_NOTES = {
+    "refusal": "row_errors",  # a paid, unpaid or undo button
+    "absence_error": "absence_error",  # leaves or sits out
+    "fee_error": "fee_error",  # a fee per game button
+    "fee_typed": "fee_typed",  # the amount typed ahead with it
+}
+
+
+def add_row_notes(checkins, refusals: Mapping[str, dict | None]) -> None:
+    """Give each check-in every attribute its row reads beyond its own fields, so that none is
+    missing (the template would search the object's dir() for each on every row): each of
+    ROW_NOTES, its text in `refusals` (the page's context: override -> check-in id -> text)
+    or ""; `fee`, None unless the fee per game gave it its FeeLine; `urls`, None unless
+    `add_row_urls` gave it."""
+    notes = {attribute: refusals.get(override) or {} for attribute, override in ROW_NOTES.items()}
+    for checkin in checkins:
+        for attribute, by_checkin in notes.items():
+            setattr(checkin, attribute, by_checkin.get(checkin.pk, ""))
+        for attribute in ("fee", "urls"):
+            if not hasattr(checkin, attribute):
+                setattr(checkin, attribute, None)
 
 
 def leaves_options(round_numbers, rounds_drawn: int) -> str:

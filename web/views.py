@@ -13,6 +13,7 @@ from django.contrib.auth.mixins import PermissionRequiredMixin
 from django.core.exceptions import ValidationError
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect
+from django.template.backends.utils import csrf_input
 from django.urls import reverse
 from django.utils import timezone
 from django.views.generic import TemplateView, View
@@ -48,7 +49,7 @@ from money.selectors import (
 from scoring.selectors import judges_queue
 from scoring.services import JUDGE_PERMISSION
 from standings.highlights import session_highlights
-from web.checkin_rows import add_row_urls, leaves_options, sits_options
+from web.checkin_rows import add_row_notes, add_row_urls, leaves_options, sits_options
 from web.round_lines import session_round_lines
 
 
@@ -125,7 +126,7 @@ class SessionPageMixin(PageMixin, PermissionRequiredMixin, SessionMixin):
             context["checkins"], context["totals"] = checkins_with_fees(
                 session, context["checkins"]
             )
-            context["fee_error"], context["fee_typed"] = {}, {}
+            context["fee_error"] = {}
         settlement = current_settlement(session) if not session.is_open else None
         if settlement is not None:
             # The payout sheet as clubs pin it on the wall: places, names and amounts, and who
@@ -152,7 +153,6 @@ class SessionPageMixin(PageMixin, PermissionRequiredMixin, SessionMixin):
             round_numbers = range(1, session.house_rules.rounds_per_session + 1)
             context["round_numbers"] = round_numbers
             context["rounds_drawn"] = len(rounds)
-            context["absence_error"] = {}
             # Built once for every row (web/checkin_rows.py): the buttons' addresses and the
             # rounds' options.
             add_row_urls(session, context["checkins"])
@@ -160,7 +160,10 @@ class SessionPageMixin(PageMixin, PermissionRequiredMixin, SessionMixin):
             context["sits_options"] = sits_options(
                 round_numbers, len(rounds), context["next_round"]
             )
+        if context["can_manage"] or context.get("can_collect"):
+            context["csrf_input"] = csrf_input(self.request)  # the rows' forms' token, made once
         context.update(overrides)
+        add_row_notes(context["checkins"], context)  # with the overrides' refusals
         return context
 
 

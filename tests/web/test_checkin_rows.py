@@ -5,7 +5,13 @@ from types import SimpleNamespace
 
 from django.urls import reverse
 
-from web.checkin_rows import ROW_URLS, add_row_urls, leaves_options, sits_options
+from web.checkin_rows import (
+    ROW_URLS,
+    add_row_notes,
+    add_row_urls,
+    leaves_options,
+    sits_options,
+)
 
 
 def test_each_row_gets_the_addresses_url_reverses():
@@ -32,3 +38,15 @@ def test_sits_options_rounds_not_drawn_the_next_chosen():
         '<option value="3" selected>3</option><option value="4">4</option>'
     )
     assert sits_options(range(1, 3), 2, 3) == ""
+
+
+def test_each_row_gets_its_own_refusal_and_every_row_every_note():
+    rows = [SimpleNamespace(pk=pk) for pk in (1, 2, 3)]
+    rows[2].fee = "the fee line"
+    context = {"row_errors": {2: "Seated already."}, "absence_error": None, "fee_typed": {3: "40"}}
+    add_row_notes(rows, context)
+    assert [row.refusal for row in rows] == ["", "Seated already.", ""]
+    assert [row.fee_typed for row in rows] == ["", "", "40"]
+    assert all(row.absence_error == "" and row.fee_error == "" for row in rows)
+    assert [row.fee for row in rows] == [None, None, "the fee line"]
+    assert all(row.urls is None for row in rows)

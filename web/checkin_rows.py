@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from django.urls import reverse
 from django.utils.html import format_html_join
+
+from core.addresses import ROW, addresses
 
 # The check-in buttons' URL names, each with the key the rows read them by (checkin.urls.<key>).
 ROW_URLS = {
@@ -29,20 +30,13 @@ ROW_URLS = {
     "sits_out_undo": "web:checkin_sits_out_undo",
 }
 
-# A check-in id no session reaches: reversed once, then replaced by each row's id.
-_MARK = 987654321
-
 
 def add_row_urls(session, checkins) -> None:
     """Give each check-in a `urls` dict of its buttons' addresses (the same strings {% url %}
-    gives), each name reversed once for the whole table."""
-    templates = {
-        key: reverse(name, args=[session.pk, _MARK]).split(f"/{_MARK}/")
-        for key, name in ROW_URLS.items()
-    }
+    gives), each name reversed once for the whole table (core.addresses)."""
+    makers = {key: addresses(name, session.pk, ROW) for key, name in ROW_URLS.items()}
     for checkin in checkins:
-        middle = f"/{checkin.pk}/"
-        checkin.urls = {key: middle.join(parts) for key, parts in templates.items()}
+        checkin.urls = {key: address(checkin.pk) for key, address in makers.items()}
 
 
 # A row's refusals (web.views.SessionPageMixin's overrides, by check-in id): the attribute each is

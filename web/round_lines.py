@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from django.utils.html import format_html_join
 from django.utils.safestring import SafeString
 
+from core.addresses import ROW, addresses
 from games.models import (
     BADGE_WORDS,
     STATE_WORDS,
@@ -35,6 +36,7 @@ class TableLine:
     """One table of a round: who plays and, once there is one, the current result."""
 
     pk: int
+    url: str  # the game's page
     table: int
     status: str  # GameStatus
     status_label: str  # "Played", "Not played", "Forfeit"
@@ -92,6 +94,7 @@ def session_round_lines(session) -> list[RoundLine]:
         .values_list("game_id", "player__display_name")
     ):
         seats[game].append(name)
+    game_url = addresses("games:game", ROW)  # every table links to its game (core.addresses)
     for pk, round_id, table, status, forfeit_side in games:
         result, state = current.get(pk, (None, ""))
         if result is not None:
@@ -104,6 +107,7 @@ def session_round_lines(session) -> list[RoundLine]:
             status_text = game.status_text
         line = TableLine(
             pk=pk,
+            url=game_url(pk),
             table=table,
             status=status,
             status_label=GameStatus(status).label,

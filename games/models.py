@@ -79,6 +79,16 @@ class Round(models.Model):
         return f"Round {self.number}"
 
 
+def forfeit_text(seats, forfeit_side: int) -> str:
+    """A forfeit for people, "forfeit: Ann wins, Bob left", from its game's seats: (side,
+    player's name) in seat order."""
+    names: dict[bool, list[str]] = {True: [], False: []}
+    for side, name in seats:
+        names[side == forfeit_side].append(name)
+    stayed, left = " and ".join(names[False]), " and ".join(names[True])
+    return f"forfeit: {stayed} win{'s' if len(names[False]) == 1 else ''}, {left} left"
+
+
 class Game(models.Model):
     session = models.ForeignKey(Session, on_delete=models.PROTECT, related_name="games")
     round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="games")
@@ -123,11 +133,8 @@ class Game(models.Model):
             return ""
         if self.status == GameStatus.NOT_PLAYED:
             return "not played"
-        names: dict[bool, list[str]] = {True: [], False: []}
-        for seat in Seat.objects.filter(game=self).select_related("player"):
-            names[seat.side == self.forfeit_side].append(seat.player.display_name)
-        stayed, left = " and ".join(names[False]), " and ".join(names[True])
-        return f"forfeit: {stayed} win{'s' if len(names[False]) == 1 else ''}, {left} left"
+        seats = Seat.objects.filter(game=self).values_list("side", "player__display_name")
+        return forfeit_text(seats, self.forfeit_side)
 
     @property
     def counts(self) -> bool:

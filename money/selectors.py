@@ -88,57 +88,57 @@ def _fee_blockers(session: Session, page: str) -> list[Blocker]:
 def settle_blockers(session: Session, *, coins: list[CoinLine] | None = None) -> list[Blocker]:
     """Everything that stops the session being settled, each as a sentence saying what to do,
     with the page that does it; then what the apps above register (money.hooks). `coins`: the
-    session's `skunk_coin_lines` when the caller has read them already (the session page)."""
+    session's `skunk_coin_lines` when the caller has read them already (the session page).
+    Three reads of values (the check-ins, the games, the disputes waiting), then the fees owed
+    with the fee per game and the skunk coins unless given."""
     page = reverse("web:session", args=[session.pk])
     blockers = []
-    nobody = not CheckIn.objects.filter(session=session).exists()
-    if nobody:
+    checkins = list(
+        CheckIn.objects.filter(session=session)
+        .order_by("player__display_name")
+        .values_list("player__display_name", "paid_at")
+    )
+    if not checkins:
         blockers.append(
             Blocker("Nobody is checked in: there is nothing to settle.", f"{page}#checkin")
         )
     if session.house_rules.fee_per_game:
         blockers += _fee_blockers(session, page)
-        unpaid = []
-    else:
-        unpaid = list(
-            CheckIn.objects.filter(session=session, paid_at__isnull=True)
-            .order_by("player__display_name")
-            .values_list("player__display_name", flat=True)
-        )
-    if unpaid:
+    elif unpaid := [name for name, paid_at in checkins if paid_at is None]:
         blockers.append(
             Blocker(
                 f"Fees not paid: {_names(unpaid)}. Mark them paid (or undo the check-in).",
                 f"{page}#checkin",
             )
         )
-    # A game not played has no result and blocks nothing (games.services.unfinished).
-    games = (
+    # A game not played has no result and blocks nothing (games.services.unfinished). Each
+    # game with its confirmed results counted, by round and table: (round, number, table, n).
+    games = list(
         Game.objects.filter(session=session)
         .exclude(status=GameStatus.NOT_PLAYED)
         .annotate(confirmed=Count("results", filter=Q(results__state=ResultState.CONFIRMED)))
+        .order_by("round__number", "table")
+        .values_list("round_id", "round__number", "table", "confirmed")
     )
-    if not nobody and not games.filter(confirmed__gt=0).exists():
+    if checkins and not any(confirmed for *_, confirmed in games):
         blockers.append(
             Blocker(
                 "No game confirmed yet: draw a round and confirm its results first.",
                 f"{page}#rounds",
             )
         )
-    unconfirmed = list(
-        games.filter(confirmed=0).select_related("round").order_by("round__number", "table")
-    )
+    unconfirmed = [game for game in games if not game[3]]
     if unconfirmed:
-        tables = ", ".join(f"round {g.round.number} table {g.table}" for g in unconfirmed)
+        tables = ", ".join(f"round {number} table {table}" for _, number, table, _ in unconfirmed)
         blockers.append(
             Blocker(
                 f"Results not confirmed: {tables}.",
-                reverse("games:round", args=[unconfirmed[0].round_id]),
+                reverse("games:round", args=[unconfirmed[0][0]]),
             )
         )
-    waiting = list(session_open_disputes(session).values_list("claim_id", flat=True)[:2])
+    waiting = list(session_open_disputes(session).values_list("claim_id", flat=True))
     if waiting:
-        disputes = session_open_disputes(session).count()
+        disputes = len(waiting)
         # One dispute: straight to its claim page, where an organiser names a judge for it.
         where = (
             f"{reverse('scoring:claim', args=[waiting[0]])}#judge"

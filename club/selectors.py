@@ -23,7 +23,6 @@ from django.db.models import (
     IntegerField,
     Max,
     OuterRef,
-    Q,
     QuerySet,
     Subquery,
     Sum,
@@ -125,21 +124,19 @@ class FeeTotals:
     paid: int
 
 
-def session_fee_totals(session) -> FeeTotals:
+def session_fee_totals(session, checkins=None) -> FeeTotals:
     """What the check-ins of a session paid (marked paid) and still owe, each the fee plus the
-    jackpot contributions, summed in the database."""
-    paid = Q(paid_at__isnull=False)
-    totals = CheckIn.objects.filter(session=session).aggregate(
-        collected=Coalesce(Sum(owed_cents_expression(), filter=paid), 0),
-        owed=Coalesce(Sum(owed_cents_expression(), filter=~paid), 0),
-        players=Count("pk"),
-        paid=Count("pk", filter=paid),
-    )
+    jackpot contributions (`CheckIn.owed_cents`). `checkins`: the session's, when the caller
+    has read them already (the session page's rows); else they are read."""
+    if checkins is None:
+        checkins = CheckIn.objects.filter(session=session)
+    paid = [checkin.owed_cents for checkin in checkins if checkin.is_paid]
+    unpaid = [checkin.owed_cents for checkin in checkins if not checkin.is_paid]
     return FeeTotals(
-        collected_cents=totals["collected"],
-        owed_cents=totals["owed"],
-        players=totals["players"],
-        paid=totals["paid"],
+        collected_cents=sum(paid),
+        owed_cents=sum(unpaid),
+        players=len(paid) + len(unpaid),
+        paid=len(paid),
     )
 
 

@@ -16,12 +16,12 @@ from django.db.models.functions import Coalesce
 from django.urls import reverse
 
 from club.models import CheckIn, Player, Session, SessionState
-from club.money import CHECKIN_JACKPOT_FIELDS, JACKPOT_FIELDS, owed_cents_expression
+from club.money import CHECKIN_JACKPOT_FIELDS, JACKPOT_FIELDS
 from club.names import player_name_of
 from core.cents import format_cents
 from games.models import Game, GameStatus, ResultLine, ResultState
 from games.selectors import session_standings
-from money.fee_selectors import FeeLine, fees_owed
+from money.fee_selectors import FeeLine, fees_owed, fees_taken
 from money.hooks import registered_blockers
 from money.models import (
     JACKPOT_POTS,
@@ -427,34 +427,25 @@ class CashBox:
         return self.collected_cents - self.refunds_cents - self.paid_out_cents - self.kept_cents
 
 
-def session_cash_box(session: Session, settlement: Settlement | None = None) -> CashBox:
-    """The session's cash box from the money actually taken (check-ins marked paid, or with the
-    fee per game their payments, the jackpots counted first, and the change given back; skunk
+def session_cash_box(
+    session: Session, settlement: Settlement | None = None, *, checkins=None, coins=None
+) -> CashBox:
+    """The session's cash box from the money actually taken (`fee_selectors.fees_taken`; skunk
     coins taken) and, once settled, the current settlement's payouts, side-pot wins and what the
-    club kept."""
-    if session.house_rules.fee_per_game:
-        lines = fees_owed(session).values()
-        contributions = sum(line.contributions_paid_cents for line in lines)
-        totals = {
-            "fees": sum(line.paid_cents for line in lines) - contributions,
-            "owed": sum(line.paid_cents for line in lines),
-        }
-        refunds = sum(line.change_cents for line in lines)
+    club kept. `checkins` and `coins`: the session's check-ins and `skunk_coin_lines` when the
+    caller has read them already (the session page)."""
+    taken = fees_taken(session, checkins)
+    if coins is None:
+        coins_cents = SkunkCoin.objects.filter(session=session).aggregate(
+            total=Coalesce(Sum("cents"), 0)
+        )["total"]
     else:
-        paid = Q(paid_at__isnull=False)
-        totals = CheckIn.objects.filter(session=session).aggregate(
-            fees=Coalesce(Sum("fee_cents", filter=paid), 0),
-            owed=Coalesce(Sum(owed_cents_expression(), filter=paid), 0),
-        )
-        refunds = 0
-    coins = SkunkCoin.objects.filter(session=session).aggregate(total=Coalesce(Sum("cents"), 0))[
-        "total"
-    ]
+        coins_cents = sum(coin.cents for coin in coins if coin.paid)
     box = {
-        "fees_cents": totals["fees"],
-        "contributions_cents": totals["owed"] - totals["fees"],
-        "skunk_coins_cents": coins,
-        "refunds_cents": refunds,
+        "fees_cents": taken.fees_cents,
+        "contributions_cents": taken.contributions_cents,
+        "skunk_coins_cents": coins_cents,
+        "refunds_cents": taken.refunds_cents,
     }
     if settlement is None and session.state == SessionState.SETTLED:
         settlement = current_settlement(session)

@@ -102,11 +102,12 @@ class SessionPageMixin(PageMixin, PermissionRequiredMixin, SessionMixin):
         results = SessionResultTable(session_result_lines(session), prefix="results-")
         paginate = {"per_page": RESULTS_PER_PAGE, "paginator_class": ClampedPaginator}
         RequestConfig(self.request, paginate=paginate).configure(results)
+        checkins = session_checkins(session)  # read once: the rows, their totals, the cash box
         context = {
             "session": session,
             "rules": session.house_rules,
-            "checkins": session_checkins(session),
-            "totals": session_fee_totals(session),
+            "checkins": checkins,
+            "totals": session_fee_totals(session, checkins),
             "rounds": rounds,
             "standings": standings,
             "results": results,
@@ -134,9 +135,11 @@ class SessionPageMixin(PageMixin, PermissionRequiredMixin, SessionMixin):
             context["wall_payouts"] = [p for p in settlement.payouts.all() if p.amount_cents]
             context["wall_side_pots"] = [pot for pot in settlement.side_pots if pot["winners"]]
         if context["show_fees"]:
-            context["cash_box"] = session_cash_box(session, settlement)
+            context["skunk_coins"] = coins = skunk_coin_lines(session)
+            context["cash_box"] = session_cash_box(
+                session, settlement, checkins=checkins, coins=coins
+            )
             context["side_pots"] = settlement.side_pots if settlement else []
-            context["skunk_coins"] = skunk_coin_lines(session)
             context["can_collect"] = user.has_perm("club.change_checkin") and session.is_open
         if context["can_settle"]:
             context["blockers"] = settle_blockers(session, coins=context.get("skunk_coins"))

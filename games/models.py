@@ -28,6 +28,7 @@ import secrets
 
 from django.conf import settings
 from django.db import models
+from django.db.models.functions import Cast
 from django.utils import timezone
 
 from club.models import Player, Session
@@ -337,10 +338,22 @@ class ResultLine(models.Model):
     @property
     def score_text(self) -> str:
         """The score as people read it: "121", or for a forfeit (its lines carry no score)
-        "won by forfeit" / "lost by forfeit". Reads `result` (select it with the line)."""
+        "won by forfeit" / "lost by forfeit". Reads `result` (select it with the line); lines
+        read as values have it from `score_text_expression`."""
         if self.result.source == ResultSource.FORFEIT:
             return "won by forfeit" if self.won else "lost by forfeit"
         return str(self.score)
+
+
+def score_text_expression() -> models.Expression:
+    """`ResultLine.score_text` as a database expression, for result lines read as values."""
+    forfeit = models.Q(result__source=ResultSource.FORFEIT)
+    return models.Case(
+        models.When(forfeit & models.Q(won=True), then=models.Value("won by forfeit")),
+        models.When(forfeit, then=models.Value("lost by forfeit")),
+        default=Cast("score", output_field=models.CharField()),
+        output_field=models.CharField(),
+    )
 
 
 class SessionTotal(models.Model):

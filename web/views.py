@@ -48,7 +48,7 @@ from money.selectors import (
 )
 from scoring.selectors import judges_queue
 from scoring.services import JUDGE_PERMISSION
-from standings.highlights import session_highlights
+from standings.highlights import session_highlights_cached
 from web.checkin_rows import add_row_notes, add_row_urls, leaves_options, sits_options
 from web.round_lines import session_round_lines
 
@@ -111,7 +111,7 @@ class SessionPageMixin(PageMixin, PermissionRequiredMixin, SessionMixin):
             "rounds": rounds,
             "standings": standings,
             "results": results,
-            "highlights": session_highlights(session),
+            "highlights": session_highlights_cached(session),
             "can_manage": user.has_perm("club.add_checkin") and session.is_open,
             "show_fees": user.has_perm("club.view_checkin"),
             "can_draw": user.has_perm("games.add_round") and session.is_open,

@@ -32,6 +32,7 @@ from django.db.models.functions import Coalesce, Lower
 from django.http import HttpRequest
 from django.utils import timezone
 
+from club.backends import MEMBER_CACHE
 from club.models import CheckIn, Club, LoginLink, Player, Session, SessionState, WrongPin
 from club.money import owed_cents_expression
 from club.names import player_name_of
@@ -40,7 +41,9 @@ from core.models import AuditEntry
 
 
 def club_for_user(user) -> Club | None:
-    """The club of the user's (active first) player record, or None."""
+    """The club of the user's (active first) player record, or None. The record found is the
+    login's one (club.backends: linked in one club at most), which its permissions then ask
+    for: kept on the user object, so they do not read it again."""
     if not user.is_authenticated:
         return None
     player = (
@@ -49,6 +52,7 @@ def club_for_user(user) -> Club | None:
         .order_by("-active", "club__name")
         .first()
     )
+    setattr(user, MEMBER_CACHE, player.pk if player else None)
     return player.club if player else None
 
 

@@ -15,8 +15,8 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from django.utils.html import format_html_join
-from django.utils.safestring import SafeString
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
 
 from core.addresses import ROW, addresses
 from games.models import (
@@ -98,10 +98,14 @@ def session_round_lines(session) -> list[RoundLine]:
     game_url = addresses("games:game", ROW)  # every table links to its game (core.addresses)
     for pk, (round_id, table, status, forfeit_side) in games.items():
         result, state = current.get(pk, (None, ""))
+        # As format_html_join would write them (names escaped, scores whole numbers), without a
+        # format_html call for each name of the morning.
         if result is not None:
-            players = format_html_join(" · ", "{} <strong>{}</strong>", lines[result])
+            players = " · ".join(
+                f"{escape(name)} <strong>{score}</strong>" for name, score in lines[result]
+            )
         else:
-            players = format_html_join(" v ", "{}", ((name,) for _, name in seats[pk]))
+            players = " v ".join(escape(name) for _, name in seats[pk])
         status_text = ""
         if status == GameStatus.FORFEIT:  # the names of who stayed and who left
             status_text = forfeit_text(seats[pk], forfeit_side)
@@ -112,7 +116,7 @@ def session_round_lines(session) -> list[RoundLine]:
             status=status,
             status_label=GameStatus(status).label,
             status_text=status_text,
-            players=players,
+            players=mark_safe(players),  # every name escaped above
         )
         if state:
             line.state = state

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from django.db import connection
-from django.db.models import Count, Q, Subquery, Sum
+from django.db.models import Count, F, Q, Subquery, Sum
 from django.db.models.functions import Coalesce
 from django.urls import reverse
 
@@ -366,16 +366,19 @@ def skunk_coin_lines(session: Session) -> list[CoinLine]:
     paid = {
         (coin.game_id, coin.player_id): coin
         for coin in SkunkCoin.objects.filter(session=session)
-        .select_related("game__round", "player", "paid_by")
-        .annotate(paid_by_name=player_name_of("paid_by", session.club_id))  # "Paid to <name>"
+        .select_related("paid_by")
+        .annotate(
+            paid_by_name=player_name_of("paid_by", session.club_id),  # "Paid to <name>"
+            round_number=F("game__round__number"),
+            table=F("game__table"),
+            name=F("player__display_name"),
+        )
     }
     coins = []
     for key in owed.keys() | paid.keys():
         coin = paid.get(key)
-        if key in owed:
-            number, table, name = owed[key]
-        else:
-            number, table, name = coin.game.round.number, coin.game.table, coin.player.display_name
+        # Paid and no longer owed (the skunk corrected away): where the coin was taken.
+        number, table, name = owed.get(key) or (coin.round_number, coin.table, coin.name)
         coins.append(
             CoinLine(
                 game_id=key[0],

@@ -154,7 +154,6 @@ class SessionPageMixin(PageMixin, PermissionRequiredMixin, SessionMixin):
             context["candidates"] = checkin_candidates(session)
             # The rounds a player may leave after or sit out (the check-in rows, web/session.html).
             round_numbers = range(1, session.house_rules.rounds_per_session + 1)
-            context["round_numbers"] = round_numbers
             context["rounds_drawn"] = len(rounds)
             # Built once for every row (web/checkin_rows.py): the buttons' addresses and the
             # rounds' options.

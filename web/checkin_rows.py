@@ -1,7 +1,7 @@
 """What every row of the session page's check-in table needs, worked out once for the morning
 rather than once a row: the addresses of a check-in's buttons, the options of the "Leaves
 after round" and "Sits out round" lists (the same for every player checked in), and on each row
-what a button pressed on it refused.
+what a button pressed on it refused; and the addresses of the skunk coins' rows.
 
 Forty players at the door make forty rows of up to nine forms each; building each address with
 {% url %} and each list option by option in the template took most of the page's time, and so
@@ -85,3 +85,19 @@ def sits_options(round_numbers, rounds_drawn: int, next_round: int) -> str:
         '<option value="{}"{}>{}</option>',
         ((n, " selected" if n == next_round else "", n) for n in round_numbers if n > rounds_drawn),
     )
+
+
+def coin_rows(session, coins) -> list[tuple]:
+    """The skunk coins' rows: (coin line, its game's address, its button's address: hand a coin
+    taken back, or mark it paid), each URL name reversed once for the table."""
+    game = addresses("games:game", ROW)
+    back = addresses("money:skunk_coin_back", session.pk, ROW)
+    paid = addresses("money:skunk_coin_paid", session.pk, ROW, ROW)
+    return [
+        (
+            coin,
+            game(coin.game_id),
+            back(coin.coin.pk) if coin.paid else paid(coin.game_id, coin.player_id),
+        )
+        for coin in coins
+    ]

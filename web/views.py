@@ -49,7 +49,13 @@ from money.selectors import (
 from scoring.selectors import judges_queue
 from scoring.services import JUDGE_PERMISSION
 from standings.highlights import session_highlights_cached
-from web.checkin_rows import add_row_notes, add_row_urls, leaves_options, sits_options
+from web.checkin_rows import (
+    add_row_notes,
+    add_row_urls,
+    coin_rows,
+    leaves_options,
+    sits_options,
+)
 from web.round_lines import session_round_lines
 
 
@@ -136,6 +142,7 @@ class SessionPageMixin(PageMixin, PermissionRequiredMixin, SessionMixin):
             context["wall_side_pots"] = [pot for pot in settlement.side_pots if pot["winners"]]
         if context["show_fees"]:
             context["skunk_coins"] = coins = skunk_coin_lines(session)
+            context["skunk_coin_rows"] = coin_rows(session, coins)  # with their addresses
             context["cash_box"] = session_cash_box(
                 session, settlement, checkins=checkins, coins=coins
             )

@@ -9,6 +9,7 @@ from web.checkin_rows import (
     ROW_URLS,
     add_row_notes,
     add_row_urls,
+    coin_rows,
     leaves_options,
     sits_options,
 )
@@ -50,3 +51,13 @@ def test_each_row_gets_its_own_refusal_and_every_row_every_note():
     assert all(row.absence_error == "" and row.fee_error == "" for row in rows)
     assert [row.fee for row in rows] == [None, None, "the fee line"]
     assert all(row.urls is None for row in rows)
+
+
+def test_each_coin_gets_its_game_and_its_button_as_url_reverses_them():
+    session = SimpleNamespace(pk=7)
+    owed = SimpleNamespace(game_id=11, player_id=5, paid=False, coin=None)
+    taken = SimpleNamespace(game_id=12, player_id=6, paid=True, coin=SimpleNamespace(pk=40))
+    assert coin_rows(session, [owed, taken]) == [
+        (owed, reverse("games:game", args=[11]), reverse("money:skunk_coin_paid", args=[7, 11, 5])),
+        (taken, reverse("games:game", args=[12]), reverse("money:skunk_coin_back", args=[7, 40])),
+    ]

@@ -39,6 +39,8 @@ class SessionMixin(ClubMixin):
     def get_session(self) -> Session:
         if not hasattr(self, "session"):
             self.session = get_object_or_404(Session, pk=self.kwargs["pk"], club=self.club)
+            # The club the session was found in: what reads `session.club` needs no query of it.
+            self.session.club = self.club
         return self.session
 
 

@@ -47,7 +47,9 @@ def player_name_of(field: str, club: Club | int) -> Subquery:
     `field` (None when it has none there). It costs no query of its own, whatever the rows hold,
     unlike a prefetch, which runs only when some row has a login (a page's query count would then
     depend on its data)."""
-    player = Player.objects.filter(user=OuterRef(field), club_id=_club_id(club))
+    # One player at most (see the terms): no order to put it in (Player's own would join the
+    # club to sort by its name).
+    player = Player.objects.filter(user=OuterRef(field), club_id=_club_id(club)).order_by()
     return Subquery(player.values("display_name")[:1])
 
 
@@ -56,7 +58,7 @@ def people_names(user_ids: Iterable[int], club: Club | int) -> dict[int, str]:
     ids = {pk for pk in user_ids if isinstance(pk, int)}
     if not ids:
         return {}
-    player = Player.objects.filter(user=OuterRef("pk"), club_id=_club_id(club))
+    player = Player.objects.filter(user=OuterRef("pk"), club_id=_club_id(club)).order_by()
     users = (
         get_user_model()
         .objects.filter(pk__in=ids)

@@ -24,7 +24,6 @@ from django.db.models import (
     IntegerField,
     Max,
     OuterRef,
-    Q,
     QuerySet,
     Subquery,
     Sum,
@@ -34,6 +33,7 @@ from django.db.models.functions import Coalesce, Lower
 from django.http import HttpRequest
 from django.utils import timezone
 
+from club.backends import MEMBER_CACHE
 from club.models import CheckIn, Club, LoginLink, Player, Session, SessionState, WrongPin
 from club.money import owed_cents_expression
 from club.names import player_name_of
@@ -42,7 +42,9 @@ from core.models import AuditEntry
 
 
 def club_for_user(user) -> Club | None:
-    """The club of the user's (active first) player record, or None."""
+    """The club of the user's (active first) player record, or None. The record found is the
+    login's one (club.backends: linked in one club at most), which its permissions then ask
+    for: kept on the user object, so they do not read it again."""
     if not user.is_authenticated:
         return None
     player = (
@@ -51,6 +53,7 @@ def club_for_user(user) -> Club | None:
         .order_by("-active", "club__name")
         .first()
     )
+    setattr(user, MEMBER_CACHE, player.pk if player else None)
     return player.club if player else None
 
 
@@ -163,21 +166,19 @@ class FeeTotals:
     paid: int
 
 
-def session_fee_totals(session) -> FeeTotals:
+def session_fee_totals(session, checkins=None) -> FeeTotals:
     """What the check-ins of a session paid (marked paid) and still owe, each the fee plus the
-    jackpot contributions, summed in the database."""
-    paid = Q(paid_at__isnull=False)
-    totals = CheckIn.objects.filter(session=session).aggregate(
-        collected=Coalesce(Sum(owed_cents_expression(), filter=paid), 0),
-        owed=Coalesce(Sum(owed_cents_expression(), filter=~paid), 0),
-        players=Count("pk"),
-        paid=Count("pk", filter=paid),
-    )
+    jackpot contributions (`CheckIn.owed_cents`). `checkins`: the session's, when the caller
+    has read them already (the session page's rows); else they are read."""
+    if checkins is None:
+        checkins = CheckIn.objects.filter(session=session)
+    paid = [checkin.owed_cents for checkin in checkins if checkin.is_paid]
+    unpaid = [checkin.owed_cents for checkin in checkins if not checkin.is_paid]
     return FeeTotals(
-        collected_cents=totals["collected"],
-        owed_cents=totals["owed"],
-        players=totals["players"],
-        paid=totals["paid"],
+        collected_cents=sum(paid),
+        owed_cents=sum(unpaid),
+        players=len(paid) + len(unpaid),
+        paid=len(paid),
     )
 
 

@@ -28,6 +28,7 @@ import secrets
 
 from django.conf import settings
 from django.db import models
+from django.db.models.functions import Cast
 from django.utils import timezone
 
 from club.models import Player, Session
@@ -79,6 +80,16 @@ class Round(models.Model):
         return f"Round {self.number}"
 
 
+def forfeit_text(seats, forfeit_side: int) -> str:
+    """A forfeit for people, "forfeit: Ann wins, Bob left", from its game's seats: (side,
+    player's name) in seat order."""
+    names: dict[bool, list[str]] = {True: [], False: []}
+    for side, name in seats:
+        names[side == forfeit_side].append(name)
+    stayed, left = " and ".join(names[False]), " and ".join(names[True])
+    return f"forfeit: {stayed} win{'s' if len(names[False]) == 1 else ''}, {left} left"
+
+
 class Game(models.Model):
     session = models.ForeignKey(Session, on_delete=models.PROTECT, related_name="games")
     round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="games")
@@ -123,11 +134,8 @@ class Game(models.Model):
             return ""
         if self.status == GameStatus.NOT_PLAYED:
             return "not played"
-        names: dict[bool, list[str]] = {True: [], False: []}
-        for seat in Seat.objects.filter(game=self).select_related("player"):
-            names[seat.side == self.forfeit_side].append(seat.player.display_name)
-        stayed, left = " and ".join(names[False]), " and ".join(names[True])
-        return f"forfeit: {stayed} win{'s' if len(names[False]) == 1 else ''}, {left} left"
+        seats = Seat.objects.filter(game=self).values_list("side", "player__display_name")
+        return forfeit_text(seats, self.forfeit_side)
 
     @property
     def counts(self) -> bool:
@@ -330,10 +338,22 @@ class ResultLine(models.Model):
     @property
     def score_text(self) -> str:
         """The score as people read it: "121", or for a forfeit (its lines carry no score)
-        "won by forfeit" / "lost by forfeit". Reads `result` (select it with the line)."""
+        "won by forfeit" / "lost by forfeit". Reads `result` (select it with the line); lines
+        read as values have it from `score_text_expression`."""
         if self.result.source == ResultSource.FORFEIT:
             return "won by forfeit" if self.won else "lost by forfeit"
         return str(self.score)
+
+
+def score_text_expression() -> models.Expression:
+    """`ResultLine.score_text` as a database expression, for result lines read as values."""
+    forfeit = models.Q(result__source=ResultSource.FORFEIT)
+    return models.Case(
+        models.When(forfeit & models.Q(won=True), then=models.Value("won by forfeit")),
+        models.When(forfeit, then=models.Value("lost by forfeit")),
+        default=Cast("score", output_field=models.CharField()),
+        output_field=models.CharField(),
+    )
 
 
 class SessionTotal(models.Model):

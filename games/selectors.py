@@ -34,7 +34,16 @@ from django.db.models import (
 from django.db.models.functions import Coalesce
 
 from club.models import CheckIn, Club, Session, SessionState
-from games.models import Game, GameStatus, Result, ResultLine, ResultState, Round, Seat
+from games.models import (
+    Game,
+    GameStatus,
+    Result,
+    ResultLine,
+    ResultState,
+    Round,
+    Seat,
+    score_text_expression,
+)
 from games.ranking import rank
 
 
@@ -101,14 +110,24 @@ def game_history(game: Game) -> QuerySet[Result]:
     ).prefetch_related("lines__player", "entered_by__players", "confirmed_by__players")
 
 
-def session_result_lines(session: Session) -> QuerySet[ResultLine]:
-    """The session's confirmed results, one line per player, in round and table order."""
+def session_result_lines(session: Session) -> QuerySet[dict]:
+    """The session's confirmed results, one line per player, in round and table order: values
+    under the names games.tables.SessionResultTable reads (a page of them, or every one for the
+    CSV, without a model object for each line, result, game, round and player)."""
     return (
         ResultLine.objects.filter(
             result__game__session=session, result__state=ResultState.CONFIRMED
         )
-        .select_related("player", "result__game__round")
         .order_by("result__game__round__number", "result__game__table", "side", "pk")
+        .values(
+            "result__game__round__number",
+            "result__game__table",
+            "player__display_name",
+            "won",
+            "game_points",
+            "spread",
+            score_text=score_text_expression(),
+        )
     )
 
 

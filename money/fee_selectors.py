@@ -154,6 +154,37 @@ def fees_owed(session: Session) -> dict[int, FeeLine]:
     return lines
 
 
+@dataclass(frozen=True)
+class FeesTaken:
+    """The money a session's check-ins paid into the cash box, and the change given back."""
+
+    fees_cents: int  # toward the session pot
+    contributions_cents: int  # to the jackpots (taken first)
+    refunds_cents: int = 0  # change given back, with the fee per game
+
+
+def fees_taken(session: Session, checkins=None) -> FeesTaken:
+    """What a session's check-ins paid: the check-ins marked paid, or with the fee per game their
+    payments (`fees_owed`), the jackpots counted first, and the change given back. `checkins`:
+    with the fee per session, the session's, when the caller has read them already (the
+    session page's rows); else the paid ones are read."""
+    if session.house_rules.fee_per_game:
+        lines = fees_owed(session).values()
+        contributions = sum(line.contributions_paid_cents for line in lines)
+        return FeesTaken(
+            fees_cents=sum(line.paid_cents for line in lines) - contributions,
+            contributions_cents=contributions,
+            refunds_cents=sum(line.change_cents for line in lines),
+        )
+    if checkins is None:
+        checkins = CheckIn.objects.filter(session=session, paid_at__isnull=False)
+    paid = [checkin for checkin in checkins if checkin.is_paid]
+    fees = sum(checkin.fee_cents for checkin in paid)
+    return FeesTaken(
+        fees_cents=fees, contributions_cents=sum(checkin.owed_cents for checkin in paid) - fees
+    )
+
+
 def checkins_with_fees(session: Session, checkins) -> tuple[list[CheckIn], FeeTotals]:
     """The session page's check-in rows, each with its `FeeLine` as `.fee`, and the card's
     totals with the fee per game: collected (kept), still to pay, players, players square."""

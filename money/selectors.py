@@ -10,17 +10,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from django.db.models import Count, Q, Sum
+from django.db.models import Count, F, Q, Sum
 from django.db.models.functions import Coalesce
 from django.urls import reverse
 
 from club.models import CheckIn, Player, Session, SessionState
-from club.money import CHECKIN_JACKPOT_FIELDS, JACKPOT_FIELDS, owed_cents_expression
+from club.money import CHECKIN_JACKPOT_FIELDS, JACKPOT_FIELDS
 from club.names import player_name_of
 from core.cents import format_cents
 from games.models import Game, GameStatus, ResultLine, ResultState
 from games.selectors import session_standings
-from money.fee_selectors import FeeLine, fees_owed
+from money.fee_selectors import FeeLine, fees_owed, fees_taken
 from money.hooks import registered_blockers
 from money.models import (
     JACKPOT_POTS,
@@ -87,57 +87,57 @@ def _fee_blockers(session: Session, page: str) -> list[Blocker]:
 def settle_blockers(session: Session, *, coins: list[CoinLine] | None = None) -> list[Blocker]:
     """Everything that stops the session being settled, each as a sentence saying what to do,
     with the page that does it; then what the apps above register (money.hooks). `coins`: the
-    session's `skunk_coin_lines` when the caller has read them already (the session page)."""
+    session's `skunk_coin_lines` when the caller has read them already (the session page).
+    Three reads of values (the check-ins, the games, the disputes waiting), then the fees owed
+    with the fee per game and the skunk coins unless given."""
     page = reverse("web:session", args=[session.pk])
     blockers = []
-    nobody = not CheckIn.objects.filter(session=session).exists()
-    if nobody:
+    checkins = list(
+        CheckIn.objects.filter(session=session)
+        .order_by("player__display_name")
+        .values_list("player__display_name", "paid_at")
+    )
+    if not checkins:
         blockers.append(
             Blocker("Nobody is checked in: there is nothing to settle.", f"{page}#checkin")
         )
     if session.house_rules.fee_per_game:
         blockers += _fee_blockers(session, page)
-        unpaid = []
-    else:
-        unpaid = list(
-            CheckIn.objects.filter(session=session, paid_at__isnull=True)
-            .order_by("player__display_name")
-            .values_list("player__display_name", flat=True)
-        )
-    if unpaid:
+    elif unpaid := [name for name, paid_at in checkins if paid_at is None]:
         blockers.append(
             Blocker(
                 f"Fees not paid: {_names(unpaid)}. Mark them paid (or undo the check-in).",
                 f"{page}#checkin",
             )
         )
-    # A game not played has no result and blocks nothing (games.services.unfinished).
-    games = (
+    # A game not played has no result and blocks nothing (games.services.unfinished). Each
+    # game with its confirmed results counted, by round and table: (round, number, table, n).
+    games = list(
         Game.objects.filter(session=session)
         .exclude(status=GameStatus.NOT_PLAYED)
         .annotate(confirmed=Count("results", filter=Q(results__state=ResultState.CONFIRMED)))
+        .order_by("round__number", "table")
+        .values_list("round_id", "round__number", "table", "confirmed")
     )
-    if not nobody and not games.filter(confirmed__gt=0).exists():
+    if checkins and not any(confirmed for *_, confirmed in games):
         blockers.append(
             Blocker(
                 "No game confirmed yet: draw a round and confirm its results first.",
                 f"{page}#rounds",
             )
         )
-    unconfirmed = list(
-        games.filter(confirmed=0).select_related("round").order_by("round__number", "table")
-    )
+    unconfirmed = [game for game in games if not game[3]]
     if unconfirmed:
-        tables = ", ".join(f"round {g.round.number} table {g.table}" for g in unconfirmed)
+        tables = ", ".join(f"round {number} table {table}" for _, number, table, _ in unconfirmed)
         blockers.append(
             Blocker(
                 f"Results not confirmed: {tables}.",
-                reverse("games:round", args=[unconfirmed[0].round_id]),
+                reverse("games:round", args=[unconfirmed[0][0]]),
             )
         )
-    waiting = list(session_open_disputes(session).values_list("claim_id", flat=True)[:2])
+    waiting = list(session_open_disputes(session).values_list("claim_id", flat=True))
     if waiting:
-        disputes = session_open_disputes(session).count()
+        disputes = len(waiting)
         # One dispute: straight to its claim page, where an organiser names a judge for it.
         where = (
             f"{reverse('scoring:claim', args=[waiting[0]])}#judge"
@@ -365,16 +365,19 @@ def skunk_coin_lines(session: Session) -> list[CoinLine]:
     paid = {
         (coin.game_id, coin.player_id): coin
         for coin in SkunkCoin.objects.filter(session=session)
-        .select_related("game__round", "player", "paid_by")
-        .annotate(paid_by_name=player_name_of("paid_by", session.club_id))  # "Paid to <name>"
+        .select_related("paid_by")
+        .annotate(
+            paid_by_name=player_name_of("paid_by", session.club_id),  # "Paid to <name>"
+            round_number=F("game__round__number"),
+            table=F("game__table"),
+            name=F("player__display_name"),
+        )
     }
     coins = []
     for key in owed.keys() | paid.keys():
         coin = paid.get(key)
-        if key in owed:
-            number, table, name = owed[key]
-        else:
-            number, table, name = coin.game.round.number, coin.game.table, coin.player.display_name
+        # Paid and no longer owed (the skunk corrected away): where the coin was taken.
+        number, table, name = owed.get(key) or (coin.round_number, coin.table, coin.name)
         coins.append(
             CoinLine(
                 game_id=key[0],
@@ -426,34 +429,25 @@ class CashBox:
         return self.collected_cents - self.refunds_cents - self.paid_out_cents - self.kept_cents
 
 
-def session_cash_box(session: Session, settlement: Settlement | None = None) -> CashBox:
-    """The session's cash box from the money actually taken (check-ins marked paid, or with the
-    fee per game their payments, the jackpots counted first, and the change given back; skunk
+def session_cash_box(
+    session: Session, settlement: Settlement | None = None, *, checkins=None, coins=None
+) -> CashBox:
+    """The session's cash box from the money actually taken (`fee_selectors.fees_taken`; skunk
     coins taken) and, once settled, the current settlement's payouts, side-pot wins and what the
-    club kept."""
-    if session.house_rules.fee_per_game:
-        lines = fees_owed(session).values()
-        contributions = sum(line.contributions_paid_cents for line in lines)
-        totals = {
-            "fees": sum(line.paid_cents for line in lines) - contributions,
-            "owed": sum(line.paid_cents for line in lines),
-        }
-        refunds = sum(line.change_cents for line in lines)
+    club kept. `checkins` and `coins`: the session's check-ins and `skunk_coin_lines` when the
+    caller has read them already (the session page)."""
+    taken = fees_taken(session, checkins)
+    if coins is None:
+        coins_cents = SkunkCoin.objects.filter(session=session).aggregate(
+            total=Coalesce(Sum("cents"), 0)
+        )["total"]
     else:
-        paid = Q(paid_at__isnull=False)
-        totals = CheckIn.objects.filter(session=session).aggregate(
-            fees=Coalesce(Sum("fee_cents", filter=paid), 0),
-            owed=Coalesce(Sum(owed_cents_expression(), filter=paid), 0),
-        )
-        refunds = 0
-    coins = SkunkCoin.objects.filter(session=session).aggregate(total=Coalesce(Sum("cents"), 0))[
-        "total"
-    ]
+        coins_cents = sum(coin.cents for coin in coins if coin.paid)
     box = {
-        "fees_cents": totals["fees"],
-        "contributions_cents": totals["owed"] - totals["fees"],
-        "skunk_coins_cents": coins,
-        "refunds_cents": refunds,
+        "fees_cents": taken.fees_cents,
+        "contributions_cents": taken.contributions_cents,
+        "skunk_coins_cents": coins_cents,
+        "refunds_cents": taken.refunds_cents,
     }
     if settlement is None and session.state == SessionState.SETTLED:
         settlement = current_settlement(session)

@@ -34,6 +34,7 @@ from django.db.models.functions import Coalesce
 
 from club.models import Player, Session, SessionState
 from club.seasons import in_season, season_label
+from core.shared_cache import cache_get, cache_set
 from games.models import ResultLine, ResultState, Round, SessionTotal
 from games.totals import streak
 from scoring.models import Claim
@@ -422,3 +423,23 @@ def session_highlights(session: Session) -> SessionHighlights:
         skunk_king=kings[0] if kings else None,
         upsets=session_upsets(session, limit=UPSETS),
     )
+
+
+# How long a session's highlights stay in the cache unread; a change makes a new key before then.
+HIGHLIGHTS_CACHE_SECONDS = 12 * 60 * 60
+
+
+def session_highlights_cached(session: Session) -> SessionHighlights:
+    """`session_highlights`, kept in the shared cache (core.shared_cache) under the club's pages
+    version (core.pages): the session page reloads after every action of the morning, and its
+    highlights change only when a service moves that version on (results, claims, disputes and
+    rulings, names, ratings, settling), inside the transaction of the change, so a kept copy is
+    never stale. The version is the one `session.club` was read with: read before the
+    highlights, so a copy is never older than its key."""
+    club = session.club
+    key = f"pegboard:highlights:{club.pk}:{club.pages_version}:{session.pk}"
+    found = cache_get(key)
+    if found is None:
+        found = session_highlights(session)
+        cache_set(key, found, HIGHLIGHTS_CACHE_SECONDS)
+    return found

@@ -1,6 +1,7 @@
 """The session page's rounds read as plain rows: each round's tables with the players' names
-and scores (from the current result, else the seats) and the result's badge, in five small
-queries of values, not model instances.
+and scores (from the current result, else the seats) and the result's badge, in two queries of
+values, not model instances: the rounds with their games and seats, and the games' results
+with their lines.
 
 The page lists every table of every round (a 40-player morning: six rounds of twenty tables,
 each with two or three lines); building a model object for every round, game, result, line,
@@ -14,19 +15,18 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from django.utils.html import format_html_join
-from django.utils.safestring import SafeString
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
 
+from core.addresses import ROW, addresses
 from games.models import (
     BADGE_WORDS,
     STATE_WORDS,
-    Game,
     GameStatus,
-    Result,
     ResultLine,
     ResultState,
     Round,
-    Seat,
+    forfeit_text,
 )
 
 
@@ -35,6 +35,7 @@ class TableLine:
     """One table of a round: who plays and, once there is one, the current result."""
 
     pk: int
+    url: str  # the game's page
     table: int
     status: str  # GameStatus
     status_label: str  # "Played", "Not played", "Forfeit"
@@ -56,59 +57,66 @@ class RoundLine:
 
 
 def session_round_lines(session) -> list[RoundLine]:
-    rounds = {
-        pk: RoundLine(pk=pk, number=number, seed=seed)
-        for pk, number, seed in Round.objects.filter(session=session)
-        .order_by("number")
-        .values_list("pk", "number", "seed")
-    }
-    if not rounds:
-        return []
-    games = list(
-        Game.objects.filter(round__session=session)
-        .order_by("round__number", "table")
-        .values_list("pk", "round_id", "table", "status", "forfeit_side")
-    )
-    current: dict[int, tuple[int, str]] = {}  # game -> (result, state), the newest version
-    for result, game, state in (
-        Result.objects.filter(game__round__session=session)
-        .exclude(state=ResultState.SUPERSEDED)
-        .order_by("game_id", "-version")
-        .values_list("pk", "game_id", "state")
+    rounds: dict[int, RoundLine] = {}
+    games: dict[int, tuple[int, int, str, int | None]] = {}  # pk -> (round, table, status, side)
+    seats: dict[int, list[tuple[int, str]]] = defaultdict(list)  # game -> (side, name)
+    # Every round with its games and their seats, by number, table and position.
+    for round_id, number, seed, game, table, status, forfeit_side, side, name in (
+        Round.objects.filter(session=session)
+        .order_by("number", "games__table", "games__seats__position")
+        .values_list(
+            "pk",
+            "number",
+            "seed",
+            "games__pk",
+            "games__table",
+            "games__status",
+            "games__forfeit_side",
+            "games__seats__side",
+            "games__seats__player__display_name",
+        )
     ):
-        current.setdefault(game, (result, state))
+        if round_id not in rounds:
+            rounds[round_id] = RoundLine(pk=round_id, number=number, seed=seed)
+        if game is not None:
+            games.setdefault(game, (round_id, table, status, forfeit_side))
+            if name is not None:
+                seats[game].append((side, name))
+    # Each game's current result (its newest version not replaced) with its lines.
+    current: dict[int, tuple[int, str]] = {}  # game -> (result, state)
     lines: dict[int, list[tuple[str, int]]] = defaultdict(list)
-    for result, name, score in (
-        ResultLine.objects.filter(result_id__in=[result for result, _ in current.values()])
-        .order_by("result_id", "side", "player__display_name")
-        .values_list("result_id", "player__display_name", "score")
+    for game, result, state, name, score in (
+        ResultLine.objects.filter(result__game__round__session=session)
+        .exclude(result__state=ResultState.SUPERSEDED)
+        .order_by("result__game_id", "-result__version", "side", "player__display_name")
+        .values_list(
+            "result__game_id", "result_id", "result__state", "player__display_name", "score"
+        )
     ):
-        lines[result].append((name, score))
-    seats: dict[int, list[str]] = defaultdict(list)
-    for game, name in (
-        Seat.objects.filter(game__round__session=session)
-        .exclude(game__results__state__in=[ResultState.DRAFT, ResultState.CONFIRMED])
-        .order_by("game_id", "position")
-        .values_list("game_id", "player__display_name")
-    ):
-        seats[game].append(name)
-    for pk, round_id, table, status, forfeit_side in games:
+        if current.setdefault(game, (result, state))[0] == result:
+            lines[result].append((name, score))
+    game_url = addresses("games:game", ROW)  # every table links to its game (core.addresses)
+    for pk, (round_id, table, status, forfeit_side) in games.items():
         result, state = current.get(pk, (None, ""))
+        # As format_html_join would write them (names escaped, scores whole numbers), without a
+        # format_html call for each name of the morning.
         if result is not None:
-            players = format_html_join(" · ", "{} <strong>{}</strong>", lines.get(result, ()))
+            players = " · ".join(
+                f"{escape(name)} <strong>{score}</strong>" for name, score in lines[result]
+            )
         else:
-            players = format_html_join(" v ", "{}", ((name,) for name in seats.get(pk, ())))
+            players = " v ".join(escape(name) for _, name in seats[pk])
         status_text = ""
-        if status == GameStatus.FORFEIT:  # the names of who stayed and who left (one query)
-            game = Game.from_db(None, ["id", "status", "forfeit_side"], [pk, status, forfeit_side])
-            status_text = game.status_text
+        if status == GameStatus.FORFEIT:  # the names of who stayed and who left
+            status_text = forfeit_text(seats[pk], forfeit_side)
         line = TableLine(
             pk=pk,
+            url=game_url(pk),
             table=table,
             status=status,
             status_label=GameStatus(status).label,
             status_text=status_text,
-            players=players,
+            players=mark_safe(players),  # every name escaped above
         )
         if state:
             line.state = state

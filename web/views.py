@@ -13,6 +13,7 @@ from django.contrib.auth.mixins import PermissionRequiredMixin
 from django.core.exceptions import ValidationError
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect
+from django.template.backends.utils import csrf_input
 from django.urls import reverse
 from django.utils import timezone
 from django.views.generic import TemplateView, View
@@ -47,8 +48,14 @@ from money.selectors import (
 )
 from scoring.selectors import judges_queue
 from scoring.services import JUDGE_PERMISSION
-from standings.highlights import session_highlights
-from web.checkin_rows import add_row_urls, leaves_options, sits_options
+from standings.highlights import session_highlights_cached
+from web.checkin_rows import (
+    add_row_notes,
+    add_row_urls,
+    coin_rows,
+    leaves_options,
+    sits_options,
+)
 from web.round_lines import session_round_lines
 
 
@@ -101,15 +108,16 @@ class SessionPageMixin(PageMixin, PermissionRequiredMixin, SessionMixin):
         results = SessionResultTable(session_result_lines(session), prefix="results-")
         paginate = {"per_page": RESULTS_PER_PAGE, "paginator_class": ClampedPaginator}
         RequestConfig(self.request, paginate=paginate).configure(results)
+        checkins = session_checkins(session)  # read once: the rows, their totals, the cash box
         context = {
             "session": session,
             "rules": session.house_rules,
-            "checkins": session_checkins(session),
-            "totals": session_fee_totals(session),
+            "checkins": checkins,
+            "totals": session_fee_totals(session, checkins),
             "rounds": rounds,
             "standings": standings,
             "results": results,
-            "highlights": session_highlights(session),
+            "highlights": session_highlights_cached(session),
             "can_manage": user.has_perm("club.add_checkin") and session.is_open,
             "show_fees": user.has_perm("club.view_checkin"),
             "can_draw": user.has_perm("games.add_round") and session.is_open,
@@ -125,7 +133,7 @@ class SessionPageMixin(PageMixin, PermissionRequiredMixin, SessionMixin):
             context["checkins"], context["totals"] = checkins_with_fees(
                 session, context["checkins"]
             )
-            context["fee_error"], context["fee_typed"] = {}, {}
+            context["fee_error"] = {}
         settlement = current_settlement(session) if not session.is_open else None
         if settlement is not None:
             # The payout sheet as clubs pin it on the wall: places, names and amounts, and who
@@ -133,9 +141,12 @@ class SessionPageMixin(PageMixin, PermissionRequiredMixin, SessionMixin):
             context["wall_payouts"] = [p for p in settlement.payouts.all() if p.amount_cents]
             context["wall_side_pots"] = [pot for pot in settlement.side_pots if pot["winners"]]
         if context["show_fees"]:
-            context["cash_box"] = session_cash_box(session, settlement)
+            context["skunk_coins"] = coins = skunk_coin_lines(session)
+            context["skunk_coin_rows"] = coin_rows(session, coins)  # with their addresses
+            context["cash_box"] = session_cash_box(
+                session, settlement, checkins=checkins, coins=coins
+            )
             context["side_pots"] = settlement.side_pots if settlement else []
-            context["skunk_coins"] = skunk_coin_lines(session)
             context["can_collect"] = user.has_perm("club.change_checkin") and session.is_open
         if context["can_settle"]:
             context["blockers"] = settle_blockers(session, coins=context.get("skunk_coins"))
@@ -150,9 +161,7 @@ class SessionPageMixin(PageMixin, PermissionRequiredMixin, SessionMixin):
             context["candidates"] = checkin_candidates(session)
             # The rounds a player may leave after or sit out (the check-in rows, web/session.html).
             round_numbers = range(1, session.house_rules.rounds_per_session + 1)
-            context["round_numbers"] = round_numbers
             context["rounds_drawn"] = len(rounds)
-            context["absence_error"] = {}
             # Built once for every row (web/checkin_rows.py): the buttons' addresses and the
             # rounds' options.
             add_row_urls(session, context["checkins"])
@@ -160,7 +169,10 @@ class SessionPageMixin(PageMixin, PermissionRequiredMixin, SessionMixin):
             context["sits_options"] = sits_options(
                 round_numbers, len(rounds), context["next_round"]
             )
+        if context["can_manage"] or context.get("can_collect"):
+            context["csrf_input"] = csrf_input(self.request)  # the rows' forms' token, made once
         context.update(overrides)
+        add_row_notes(context["checkins"], context)  # with the overrides' refusals
         return context
 
 

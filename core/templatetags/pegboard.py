@@ -1,5 +1,5 @@
 """The site's template filters: `cents` formats integer cents as money (25¢, $3.25, -$0.50);
-`signed` a spread (+12, -7, 0).
+`signed` a spread (+12, -7, 0); `clock` a time of day (9:05 AM).
 The club's filters (people's names, table modes) are its own library: `{% load club %}`."""
 
 from django import template
@@ -20,3 +20,13 @@ def cents(value) -> str:
 def signed(value) -> str:
     """A spread as the tables show it: +12, -7, 0."""
     return f"{value:+d}" if value else "0"
+
+
+@register.filter(expects_localtime=True)
+def clock(value) -> str:
+    """A time of day as the pages write it, "9:05 AM", in the current time zone: what
+    `|time:"g:i A"` gives, without Django's format looking up "AM" or "PM" in the translations
+    each time (a long table writes one a row)."""
+    if value is None or value == "":
+        return ""
+    return f"{value.hour % 12 or 12}:{value.minute:02d} {'PM' if value.hour > 11 else 'AM'}"

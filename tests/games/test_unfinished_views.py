@@ -9,7 +9,7 @@ from django.urls import reverse
 from club import services as club_services
 from club.models import CheckIn
 from games import services
-from games.models import GameStatus
+from games.models import GameStatus, ResultLine, score_text_expression
 from tests.factories import PlayerFactory
 
 pytestmark = pytest.mark.django_db
@@ -93,3 +93,17 @@ def test_every_list_of_result_lines_says_forfeit_instead_of_scores(client, game)
     game_page = client.get(reverse("games:game", args=[game.pk])).content.decode()
     assert game_page.count("won by forfeit") == 2  # the current result and its history
     assert game_page.count("lost by forfeit") == 2
+
+
+def test_result_lines_read_as_values_say_what_their_objects_say(client, game, organiser, member):
+    """The session's results are read as values (games.selectors.session_result_lines): the
+    database's score text is the lines' own, for a forfeit and for a game played out."""
+    post(client, game, outcome="forfeit", leaving=game.seats.order_by("position")[0].player.pk)
+    played = game.round.games.exclude(pk=game.pk).first()
+    draft = services.result_enter(game=played, actor=organiser, scores=[121, 99])
+    services.result_confirm(result=draft, actor=member("organiser"))
+    lines = ResultLine.objects.filter(result__game__round=game.round).select_related("result")
+    assert len(lines) == 4
+    texts = dict(lines.annotate(text=score_text_expression()).values_list("pk", "text"))
+    assert texts == {line.pk: line.score_text for line in lines}
+    assert sorted(texts.values()) == ["121", "99", "lost by forfeit", "won by forfeit"]

@@ -12,6 +12,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from club import services as club_services
 from club.models import Club
 from ops.demo import HAND_29, HANDS_24, HANDS_28
 from scoring import services as scoring_services
@@ -210,3 +211,17 @@ def test_the_session_page_and_the_board_cost_the_same_queries_whatever_the_histo
             claims=file_big_hands(season.people, season.cy),
         )
     assert [count_queries(client, url, **extra) for url, extra in urls] == before
+
+
+def test_the_session_page_reads_its_highlights_again_only_after_a_change(season, client, member):
+    """The session page keeps a session's highlights in the cache under the club's pages version
+    (standings.highlights.session_highlights_cached): a reload does not read them again, and a
+    change through a service (a player renamed) shows at once."""
+    client.force_login(member("organiser"))
+    url = reverse("web:session", args=[season.second.pk])
+    first = count_queries(client, url)
+    assert count_queries(client, url) < first
+    club_services.player_update(player=season.ann, actor=season.people[0], display_name="Ann Roe")
+    html = session_highlights_card(client, season.second)
+    assert items(html, "grand-slam") == ["grand slam Ann Roe won all 3 games"]
+    assert items(html, "streak") == ["winning streak Ann Roe, 6 wins in a row"]

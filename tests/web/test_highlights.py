@@ -192,8 +192,9 @@ def test_the_session_page_and_the_board_cost_the_same_queries_whatever_the_histo
     season, client, member
 ):
     """Two Thursdays, then six more with grand slams, skunks and big hands: the session page
-    (as a member, so nothing comes from a cache) and the board's refresh read the same number
-    of times."""
+    (as a member, so it is rendered rather than served from the visitors' cache; each step
+    moves the pages version on, so the session's kept highlights are read afresh too) and the
+    board's refresh read the same number of times."""
     client.force_login(member("organiser"))
     urls = [
         (reverse("web:session", args=[season.second.pk]), {}),

@@ -61,6 +61,17 @@ def table_rows(html: str) -> list[str]:
     return [text_of(row) for row in re.findall(r"<tr class=.*?</tr>", body, re.S)]
 
 
+def play_a_third_thursday(club, season):
+    """A session two weeks after the season's first, of three of its players, one round."""
+    play_session(
+        club,
+        season.people,
+        THURSDAY + dt.timedelta(weeks=2),
+        [season.cy, season.bob, season.ann],
+        rounds=1,
+    )
+
+
 @pytest.mark.parametrize(
     ("url", "counted"),
     [
@@ -77,13 +88,7 @@ def test_a_member_sees_the_tables_of_every_result_confirmed(club, client, member
     season = Season(club)
     client.force_login(member("player"))
     before = table_rows(client.get(url).content.decode())
-    play_session(
-        club,
-        season.people,
-        THURSDAY + dt.timedelta(weeks=2),
-        [season.cy, season.bob, season.ann],
-        rounds=1,
-    )
+    play_a_third_thursday(club, season)
     after = table_rows(client.get(url).content.decode())
     assert after != before
     fresh = counted(Club.objects.get(pk=club.pk))
@@ -104,13 +109,7 @@ def test_a_member_sees_a_players_season_of_every_result_confirmed(club, client, 
         return text_of(html.split('data-testid="season-line">')[1].split("</ul>")[0])
 
     assert "2 sessions" in line()
-    play_session(
-        club,
-        season.people,
-        THURSDAY + dt.timedelta(weeks=2),
-        [season.cy, season.bob, season.ann],
-        rounds=1,
-    )
+    play_a_third_thursday(club, season)
     table = selectors.season_table(Club.objects.get(pk=club.pk), 2026)
     standing = next(s for s in table.standings if s.player_id == season.cy.pk)
     assert line().startswith(f"Rank {standing.rank_label} in 2026 {standing.game_points} ")

@@ -211,7 +211,7 @@ def test_a_bracket_of_128_is_drawn_in_two_halves_the_final_in_the_second(
 
 # The login, the club, the navigation, the tournament; then the standings (three queries) and
 # the qualifying's progress, or the bracket's matches and their games won.
-QUERIES = {"tournaments:standings": 11, "tournaments:bracket": 10}
+QUERIES = {"tournaments:standings": 10, "tournaments:bracket": 9}
 
 
 @pytest.mark.parametrize("name", PAGES)

@@ -21,12 +21,12 @@ from __future__ import annotations
 from bisect import insort
 from dataclasses import dataclass
 
-from django.core.cache import cache
 from django.db.models import Count, QuerySet, Sum
 from django.utils.formats import date_format
 
 from club.models import Player, Session
 from club.seasons import in_season, seasons_of
+from core.shared_cache import cache_get, cache_set
 from games.models import ResultLine, ResultState, Round, Seat, SessionTotal
 from games.ranking import rank, ranks_of
 from money.models import LedgerEntry, LedgerKind, SettlementState
@@ -351,10 +351,10 @@ RECORDS_CACHE_SECONDS = 24 * 60 * 60
 def _kept(club, what: str, count):
     """What `count()` returns, kept in the cache under the club's pages version."""
     key = f"pegboard:{what}:{club.pk}:{club.pages_version}"
-    found = cache.get(key)
+    found = cache_get(key)
     if found is None:
         found = count()
-        cache.set(key, found, RECORDS_CACHE_SECONDS)
+        cache_set(key, found, RECORDS_CACHE_SECONDS)
     return found
 
 

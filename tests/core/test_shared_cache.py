@@ -69,6 +69,20 @@ def test_a_visitor_gets_the_standings_while_the_cache_is_down(client, cache_down
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize(
+    "name", ["standings:season", "standings:all_time", "standings:ratings", "money:ledger"]
+)
+def test_a_member_gets_the_pages_the_cache_keeps_parts_of_while_it_is_down(
+    client, cache_down, name
+):
+    """The standings, the records and the ledger's pot balances are kept in the cache for
+    members too: a cache that does not answer means they are counted afresh."""
+    club = ClubFactory()
+    client.force_login(UserFactory(role="organisers", club=club))
+    assert client.get(reverse(name)).status_code == 200
+
+
+@pytest.mark.django_db
 def test_logins_go_on_while_the_cache_is_down(client, cache_down):
     user = UserFactory(role="organisers", club=ClubFactory())
     wrong = client.post(reverse("login"), {"username": user.username, "password": "wrong"})

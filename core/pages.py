@@ -61,6 +61,18 @@ class PagesVersioned(models.Model):
         cls.objects.filter(pk=pk).update(pages_version=models.F("pages_version") + 1)
 
 
+def kept_under_version(owner: PagesVersioned, what: str, count, seconds: int):
+    """What `count()` returns, kept in the shared cache under `owner`'s pages version: a change
+    of what it counts moves the version on, so a kept copy is never stale. The version is the
+    one `owner` was read with, read before the count, so a copy is never older than its key."""
+    key = f"pegboard:{what}:{owner.pk}:{owner.pages_version}"
+    found = cache_get(key)
+    if found is None:
+        found = count()
+        cache_set(key, found, seconds)
+    return found
+
+
 class VisitorCacheMixin:
     """A public page that anonymous visitors get from the cache (see the module's terms);
     logged-in members always get a fresh render.

@@ -34,7 +34,7 @@ from django.db.models.functions import Coalesce
 
 from club.models import Player, Session, SessionState
 from club.seasons import in_season, season_label
-from core.shared_cache import cache_get, cache_set
+from core.pages import kept_under_version
 from games.models import ResultLine, ResultState, Round, SessionTotal
 from games.totals import streak
 from scoring.models import Claim
@@ -436,10 +436,9 @@ def session_highlights_cached(session: Session) -> SessionHighlights:
     rulings, names, ratings, settling), inside the transaction of the change, so a kept copy is
     never stale. The version is the one `session.club` was read with: read before the
     highlights, so a copy is never older than its key."""
-    club = session.club
-    key = f"pegboard:highlights:{club.pk}:{club.pages_version}:{session.pk}"
-    found = cache_get(key)
-    if found is None:
-        found = session_highlights(session)
-        cache_set(key, found, HIGHLIGHTS_CACHE_SECONDS)
-    return found
+    return kept_under_version(
+        session.club,
+        f"highlights:{session.pk}",
+        lambda: session_highlights(session),
+        HIGHLIGHTS_CACHE_SECONDS,
+    )

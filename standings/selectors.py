@@ -26,7 +26,7 @@ from django.utils.formats import date_format
 
 from club.models import Player, Session
 from club.seasons import in_season, seasons_of
-from core.shared_cache import cache_get, cache_set
+from core.pages import kept_under_version
 from games.models import ResultLine, ResultState, Round, Seat, SessionTotal
 from games.ranking import rank, ranks_of
 from money.models import LedgerEntry, LedgerKind, SettlementState
@@ -350,12 +350,7 @@ RECORDS_CACHE_SECONDS = 24 * 60 * 60
 
 def _kept(club, what: str, count):
     """What `count()` returns, kept in the cache under the club's pages version."""
-    key = f"pegboard:{what}:{club.pk}:{club.pages_version}"
-    found = cache_get(key)
-    if found is None:
-        found = count()
-        cache_set(key, found, RECORDS_CACHE_SECONDS)
-    return found
+    return kept_under_version(club, what, count, RECORDS_CACHE_SECONDS)
 
 
 def club_records_cached(club, standings: list[SeasonStanding] | None = None) -> Records:

@@ -8,6 +8,10 @@ each with two or three lines); building a model object for every round, game, re
 seat and player of the morning took a good share of the page's time. The order: rounds by
 number, tables by number, a game's current result its newest version not replaced, lines by
 side then name, seats by position.
+
+Each table's line is written here as one piece of HTML (`TableLine.html`): the page prints
+about a hundred and twenty of them, and the template engine's lookups and escapes for each of
+their ten parts cost more than the rest of the rounds' card.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from dataclasses import dataclass, field
 
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.text import capfirst
 
 from core.addresses import ROW, addresses
 from games.models import (
@@ -44,6 +49,27 @@ class TableLine:
     state: str = ""  # the current result's ResultState, "" without one
     state_words: str = ""
     badge_words: str = ""
+
+    @property
+    def html(self) -> SafeString:
+        """The table's line of the session page's rounds: its link, who plays (with the scores
+        once there is a result) and the result's badge."""
+        if self.status == GameStatus.FORFEIT:
+            players = escape(capfirst(self.status_text))
+        else:
+            players = self.players  # written escaped by session_round_lines
+        if self.status != GameStatus.PLAYED:
+            badge = escape(self.status_label)
+        elif self.state:
+            badge = f'<span title="{escape(self.state_words)}">{escape(self.badge_words)}</span>'
+        else:
+            badge = "Playing"
+        return mark_safe(  # every value escaped above; the url is the site's own, made by reverse
+            f'<li class="table-line"><a href="{escape(self.url)}" class="table-line__link">'
+            f"Table {self.table}</a> "
+            f'<span class="table-line__players">{players}</span> '
+            f'<span class="result-badge result-badge--{self.state or "none"}">{badge}</span></li>'
+        )
 
 
 @dataclass

@@ -50,8 +50,10 @@ from scoring.selectors import judges_queue
 from scoring.services import JUDGE_PERMISSION
 from standings.highlights import session_highlights_cached
 from web.checkin_rows import (
+    RowPage,
     add_row_notes,
     add_row_urls,
+    checkin_rows_html,
     coin_rows,
     leaves_options,
     sits_options,
@@ -173,6 +175,20 @@ class SessionPageMixin(PageMixin, PermissionRequiredMixin, SessionMixin):
             context["csrf_input"] = csrf_input(self.request)  # the rows' forms' token, made once
         context.update(overrides)
         add_row_notes(context["checkins"], context)  # with the overrides' refusals
+        # The check-in table's rows, written once (web/checkin_rows.py).
+        context["checkin_rows"] = checkin_rows_html(
+            context["checkins"],
+            RowPage(
+                show_fees=context["show_fees"],
+                can_manage=context["can_manage"],
+                csrf_input=context.get("csrf_input", ""),
+                leaves_options=context.get("leaves_options", ""),
+                sits_options=context.get("sits_options", ""),
+                rounds_drawn=len(rounds),
+                rounds_per_session=session.house_rules.rounds_per_session,
+                fee_refused=bool(context.get("fee_error")),
+            ),
+        )
         return context
 
 

@@ -61,3 +61,19 @@ def test_a_check_in_action_swaps_every_part_it_touches(client, organiser, mornin
     for part in ("#messages", "#settle", "#rounds", "#standings"):
         assert part in swapped
         assert f'id="{part[1:]}"' in html  # each part is on the page to be swapped
+
+
+def test_a_name_on_a_check_in_row_is_escaped_and_its_buttons_still_say_whose(
+    client, club, organiser, morning
+):
+    session, _ = morning
+    club_services.checkin_create(
+        session=session, actor=organiser, player=PlayerFactory(club=club, display_name="O'Neil <b>")
+    )
+    client.force_login(organiser)
+    html = client.get(reverse("web:session", args=[session.pk])).content.decode()
+    row = html.split('data-player="O&#x27;Neil &lt;b&gt;"')[1].split("</tr>")[0]
+    assert "<b>" not in row
+    assert 'aria-label="Undo O&#x27;Neil &lt;b&gt;\'s check-in"' in row
+    assert 'aria-label="Mark O&#x27;Neil &lt;b&gt; paid' in row
+    assert '<span class="visually-hidden"> (O&#x27;Neil &lt;b&gt;)</span>' in row

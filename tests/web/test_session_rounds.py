@@ -1,0 +1,72 @@
+"""The session page's rounds: each table's line, with who plays, the scores once there is a
+result, and the result's badge, written once per table (web/round_lines.py), names escaped."""
+
+import datetime as dt
+import re
+
+import pytest
+from django.urls import reverse
+
+from club import services as club_services
+from games import services as game_services
+from games.models import Game
+from tests.factories import PlayerFactory
+
+pytestmark = pytest.mark.django_db
+
+HOSTILE = '<i>Ann & "Co"</i>'
+
+
+@pytest.fixture
+def lines(client, club, organiser, member):
+    session = club_services.session_open(club=club, actor=organiser, date=dt.date(2026, 12, 3))
+    names = [HOSTILE, "Bob Bell", "Cy Cole", "Di Dunn", "Ed Egan", "Flo Ford"]
+    for name in names:
+        player = PlayerFactory(club=club, display_name=name)
+        club_services.checkin_create(session=session, actor=organiser, player=player)
+    game_services.round_draw(session=session, actor=organiser, seed=3)
+    games = list(Game.objects.filter(session=session).order_by("table"))
+    assert [game.seats.count() for game in games] == [2, 2, 2]
+    confirmed, forfeited, playing = games
+    result = game_services.result_enter(game=confirmed, actor=organiser, scores=[121, 97])
+    game_services.result_confirm(result=result, actor=member("organiser"))
+    leaving = forfeited.seats.order_by("position").last().player
+    game_services.game_forfeit(game=forfeited, actor=organiser, leaving=leaving)
+    client.force_login(organiser)
+    html = client.get(reverse("web:session", args=[session.pk])).content.decode()
+    found = re.findall(r'<li class="table-line">.*?</li>', html)
+    assert len(found) == 3
+    return dict(zip(("confirmed", "forfeited", "playing"), found, strict=True)), games, leaving
+
+
+def test_each_line_links_its_game_and_names_its_table(lines):
+    found, games, _ = lines
+    for line, game in zip(found.values(), games, strict=True):
+        link = f'<a href="{reverse("games:game", args=[game.pk])}" class="table-line__link">'
+        assert f"{link}Table {game.table}</a>" in line
+
+
+def test_a_confirmed_result_shows_the_scores_and_its_badge(lines):
+    line = lines[0]["confirmed"]
+    assert re.search(r"<strong>121</strong> · .*<strong>97</strong>", line)
+    assert 'result-badge--confirmed"><span title="' in line
+
+
+def test_a_forfeit_says_who_stayed_and_who_left(lines):
+    found, _, leaving = lines
+    line = found["forfeited"]
+    assert "Forfeit: " in line and f"{leaving.display_name} left" in line.replace("&amp;", "&")
+    assert "result-badge--" in line and ">Forfeit</span></li>" in line
+
+
+def test_a_game_without_a_result_is_playing_and_lists_its_players(lines):
+    line = lines[0]["playing"]
+    assert " v " in line
+    assert line.endswith('<span class="result-badge result-badge--none">Playing</span></li>')
+
+
+def test_names_are_escaped_wherever_they_sit(lines):
+    found, _, _ = lines
+    rounds = "".join(found.values())
+    assert "&lt;i&gt;Ann &amp; &quot;Co&quot;&lt;/i&gt;" in rounds
+    assert "<i>" not in rounds

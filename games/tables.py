@@ -10,10 +10,7 @@ import django_tables2 as tables
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
-
-def signed(value: int) -> str:
-    """A spread: +12, -7, 0."""
-    return f"{value:+d}" if value else "0"
+from core.templatetags.pegboard import signed
 
 
 class SignedColumn(tables.Column):

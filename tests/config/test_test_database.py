@@ -47,6 +47,25 @@ def test_a_flush_deletes_unless_it_restarts_the_sequences_or_cascades():
         assert statement.startswith('TRUNCATE "club_club", "club_player"')
 
 
+@pytest.mark.postgres
+@on_postgresql
+@pytest.mark.django_db
+def test_the_end_of_test_check_of_deferred_keys_outlasts_the_statement_timeout():
+    """Django's TestCase checks the deferred foreign keys at the end of every test in one
+    statement; after a big test it outlasted the site's timeout on a loaded machine."""
+    with connection.cursor() as cursor:
+        # Far more rows with a deferred key than a millisecond checks.
+        cursor.execute(
+            "INSERT INTO auth_permission (content_type_id, codename, name)"
+            " SELECT (SELECT MIN(id) FROM django_content_type), 'many_' || n, 'many'"
+            " FROM generate_series(1, 20000) AS n"
+        )
+        cursor.execute("SET LOCAL statement_timeout = 1")
+        connection.check_constraints()
+        cursor.execute("SHOW statement_timeout")
+        assert cursor.fetchone()[0] == "1ms"  # the timeout in force is back
+
+
 @pytest.mark.django_db(transaction=True)
 def test_a_flush_empties_the_tables_and_brings_the_role_groups_back():
     club = Club.objects.create(name="Flushed", slug="flushed")

@@ -60,17 +60,8 @@ def cli(monkeypatch, capsys, *argv: str) -> tuple[int, str, str]:
 
 
 def empty_the_database() -> None:
-    # PostgreSQL will not truncate tables with deferred checks pending in this transaction. Their
-    # check is one statement over every row the test built (a season, a seeded history): not a
-    # statement of the site's, whose statement timeout (DB_STATEMENT_TIMEOUT_MS) a loaded
-    # machine made it outlast. The timeout holds again for what follows.
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute("SET LOCAL statement_timeout = 0")
-            connection.check_constraints()
-            cursor.execute("SET LOCAL statement_timeout TO DEFAULT")
-    else:
-        connection.check_constraints()
+    # PostgreSQL will not truncate tables with deferred checks pending in this transaction.
+    connection.check_constraints()
     call_command("flush", interactive=False, verbosity=0)
     # The flush numbered the content types afresh: forget the ids this process has cached.
     ContentType.objects.clear_cache()

@@ -36,6 +36,10 @@ def plain(value: Any) -> Any:
     return value
 
 
+# An entry's references to other rows, which `full_clean` would look up one query each.
+REFERENCES = ("club", "actor", "content_type")
+
+
 def _entry(*, actor, action, obj, club, data) -> AuditEntry:
     """An unsaved audit entry; an anonymous actor is recorded as nobody."""
     if actor is not None and not actor.is_authenticated:
@@ -61,7 +65,9 @@ def audit_record(
 ) -> AuditEntry:
     """Append one entry to the audit trail; the only way entries are written."""
     entry = _entry(actor=actor, action=action, obj=obj, club=club, data=data)
-    entry.full_clean()
+    # The references are the caller's saved rows (the database holds them to it at commit):
+    # validate the rest without a query each.
+    entry.full_clean(exclude=REFERENCES)
     entry.save()
     return entry
 
@@ -82,7 +88,6 @@ def audit_record_many(
     for obj, data in entries:
         entry = _entry(actor=actor, action=action, obj=obj, club=club, data=data)
         entry.created_at = now
-        # The references are the caller's saved rows: validate the rest without a query each.
-        entry.clean_fields(exclude=["club", "actor", "content_type"])
+        entry.clean_fields(exclude=REFERENCES)
         rows.append(entry)
     return AuditEntry.objects.bulk_create(rows)

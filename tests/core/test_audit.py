@@ -2,6 +2,7 @@
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
 
 from club.audit import ClubVerb
 from core.audit import audit_record
@@ -25,6 +26,22 @@ def test_record_writes_who_what_and_the_object(entry):
     assert stored.content_type.model == "club"
     assert stored.object_id == str(stored.club_id)
     assert stored.data == {"x": 1}
+
+
+def test_an_entry_is_one_insert_whatever_it_refers_to(django_assert_num_queries):
+    """Its club, actor and object are the caller's saved rows: not looked up again."""
+    club = ClubFactory()
+    actor = get_user_model().objects.create_user("auditor")
+    audit_record(actor=actor, action=ClubVerb.CLUB_RULES_CHANGED, obj=club, club=club)  # warm
+    with django_assert_num_queries(1):
+        audit_record(actor=actor, action=ClubVerb.CLUB_RULES_CHANGED, obj=club, club=club)
+
+
+def test_an_unknown_verb_is_still_refused():
+    club = ClubFactory()
+    with pytest.raises(ValidationError, match="not a registered audit verb"):
+        audit_record(actor=None, action="club.nothing", obj=club, club=club)
+    assert not AuditEntry.objects.exists()
 
 
 def test_delete_raises(entry):

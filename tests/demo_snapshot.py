@@ -15,7 +15,8 @@ Terms:
   on its first run, row for row, timestamps included. On a database that is not fresh it runs the
   command, as the test would have.
 
-The tests of `load_demo` itself and of what it builds (tests/ops) run the command.
+The tests of the command itself (tests/ops/test_demo.py, test_demo_season.py) run it; the tests
+that only read what it built take the snapshot like the others.
 """
 
 from __future__ import annotations

@@ -13,17 +13,16 @@ players and 2 rounds (about 65 sessions) and prints how long it took.
 """
 
 import datetime as dt
-import io
 import time
 
 import pytest
-from django.core.management import call_command
 from django.db.models import Sum
 
 from club.models import Club, Session, SessionState
 from money.models import LedgerEntry, Pot, SettlementState
 from money.selectors import current_settlement, pot_balances, session_cash_box
 from ops.history import build_history
+from tests.demo_snapshot import load_demo
 
 pytestmark = pytest.mark.django_db
 
@@ -64,7 +63,7 @@ def check_every_settled_session(club) -> int:
 
 def test_the_demo_seasons_cash_boxes_are_the_ledger():
     """The demo club's past season shows the side pots on its payout sheets."""
-    call_command("load_demo", stdout=io.StringIO())
+    load_demo(season=True)  # what the command builds (tests/demo_snapshot.py)
     club = Club.objects.get()
     rules = club.house_rules
     assert rules.skunk_bank and set(rules.jackpots) == {29, 28, 24}

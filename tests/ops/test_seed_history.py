@@ -61,20 +61,10 @@ def check_constraints_once() -> None:
 
     Left pending in the module's transaction, PostgreSQL's deferred checks of both builds run
     again at every test's teardown: pytest-django checks constraints inside the test's savepoint,
-    and rolling that back makes them pending again (about five seconds a test, and past the
-    statement timeout on a busy machine). Checked here, they are done for the module. The one
-    statement that checks them all may take longer than the site's statement timeout, which is
-    lifted for it alone.
+    and rolling that back makes them pending again (about five seconds a test). Checked here,
+    they are done for the module (without the statement timeout: config/test_postgresql).
     """
-    if connection.vendor != "postgresql":
-        connection.check_constraints()
-        return
-    with connection.cursor() as cursor:
-        cursor.execute("SET statement_timeout = 0")
-        try:
-            connection.check_constraints()
-        finally:
-            cursor.execute("RESET statement_timeout")  # back to the connection's own
+    connection.check_constraints()
 
 
 @pytest.fixture(scope="module")

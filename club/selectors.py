@@ -42,17 +42,13 @@ from core.models import AuditEntry
 
 
 def club_for_user(user) -> Club | None:
-    """The club of the user's (active first) player record, or None. The record found is the
-    login's one (club.backends: linked in one club at most), which its permissions then ask
-    for: kept on the user object, so they do not read it again."""
+    """The club of the user's player record, or None. The record found is the login's one
+    (club.backends: linked in one club at most), which its permissions then ask for: kept on
+    the user object, so they do not read it again."""
     if not user.is_authenticated:
         return None
-    player = (
-        Player.objects.filter(user=user)
-        .select_related("club")
-        .order_by("-active", "club__name")
-        .first()
-    )
+    # One record at most (the constraint player_one_per_login): nothing to order.
+    player = Player.objects.filter(user=user).select_related("club").order_by("pk").first()
     setattr(user, MEMBER_CACHE, player.pk if player else None)
     return player.club if player else None
 

@@ -81,6 +81,7 @@ def session_standings(session: Session) -> list[Standing]:
             **{field: Coalesce(F(f"totals__{field}"), zero) for field in fields},
         )
         .values("player_id", "player__display_name", "game_points", *fields)
+        .order_by()  # ranked below
     )
     standings = []
     for ranked in rank(rows, name=lambda row: row["player__display_name"]):
@@ -105,9 +106,22 @@ def session_standings(session: Session) -> list[Standing]:
 
 def game_history(game: Game) -> QuerySet[Result]:
     """Every version of a game's result, newest first, with lines and who entered/confirmed."""
-    return game.results.select_related(
-        "entered_by", "confirmed_by", "entered_by_player", "confirmed_by_player"
-    ).prefetch_related("lines__player", "entered_by__players", "confirmed_by__players")
+    return (
+        game.results.order_by("-version")
+        .select_related("entered_by", "confirmed_by", "entered_by_player", "confirmed_by_player")
+        .prefetch_related(
+            Prefetch("lines", queryset=lines_in_order().select_related("player")),
+            "entered_by__players",
+            "confirmed_by__players",
+        )
+    )
+
+
+def lines_in_order() -> QuerySet[ResultLine]:
+    """Result lines as a result lists them (by side, then name), for a prefetch of results'
+    lines: the order within each result, without the rows' own order's joins to the result's
+    game, round and session."""
+    return ResultLine.objects.order_by("side", "player__display_name")
 
 
 def session_result_lines(session: Session) -> QuerySet[dict]:
@@ -195,10 +209,14 @@ def round_tables(round_: Round) -> list[RoundTable]:
     """The round's tables in table order, each with its sides and current result: five queries
     however many tables (games, seats with players, current results, their lines, the players of
     the logins that entered them)."""
+    # Each game's results newest first and each result's lines by side and name: ordered
+    # within their game and result (the rows' own order starts with the game's session, round
+    # and table: joins for nothing).
     current = (
         Result.objects.exclude(state=ResultState.SUPERSEDED)
+        .order_by("-version")
         .select_related("entered_by", "entered_by_player")
-        .prefetch_related("lines", "entered_by__players")
+        .prefetch_related(Prefetch("lines", queryset=lines_in_order()), "entered_by__players")
     )
     games = round_.games.order_by("table").prefetch_related(
         Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position")),

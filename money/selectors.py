@@ -353,7 +353,7 @@ def skunk_coin_lines(session: Session) -> list[CoinLine]:
     if rules.skunk_bank:
         lines = ResultLine.objects.filter(
             result__game__session=session, result__state=ResultState.CONFIRMED, skunked=True
-        ).values_list(
+        ).order_by().values_list(
             "result__game_id",
             "player_id",
             "result__game__round__number",
@@ -365,6 +365,7 @@ def skunk_coin_lines(session: Session) -> list[CoinLine]:
     paid = {
         (coin.game_id, coin.player_id): coin
         for coin in SkunkCoin.objects.filter(session=session)
+        .order_by()  # sorted below: not by the rows' own order, which joins five tables
         .select_related("paid_by")
         .annotate(
             paid_by_name=player_name_of("paid_by", session.club_id),  # "Paid to <name>"

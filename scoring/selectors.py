@@ -25,11 +25,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import F, QuerySet
+from django.db.models import F, Prefetch, QuerySet
 
-from games.models import GameStatus
+from games.models import GameStatus, Seat
 from scoring.engine import ENGINE_VERSION, HandScore, Rarity, rarity, score_hand
-from scoring.models import CARDS_CONFIRMED, OPEN_DISPUTE_STATES, Claim, ClaimKind, Dispute, Ruling
+from scoring.models import (
+    CARDS_CONFIRMED,
+    OPEN_DISPUTE_STATES,
+    Claim,
+    ClaimKind,
+    Dispute,
+    Outcome,
+    Ruling,
+)
 
 BIG_HAND = 24
 
@@ -79,6 +87,12 @@ def session_open_disputes(session) -> QuerySet[Dispute]:
     ).select_related("claim")
 
 
+def outcomes_in_order() -> QuerySet[Outcome]:
+    """Claims' outcomes newest first, for a prefetch of claims' outcomes: the order within each
+    claim, without the rows' own order's joins to the claim's game, round and session."""
+    return Outcome.objects.order_by("-version")
+
+
 def judges_queue(club) -> QuerySet[Dispute]:
     """Every dispute of the club waiting for a judge, oldest first, with what the page shows."""
     return (
@@ -91,10 +105,13 @@ def judges_queue(club) -> QuerySet[Dispute]:
             "named_judge",
         )
         .prefetch_related(
-            "claim__outcomes",
+            Prefetch("claim__outcomes", queryset=outcomes_in_order()),
             "rulings__judge",
             "rulings__judge_player",
-            "claim__game__seats__player",
+            Prefetch(
+                "claim__game__seats",
+                queryset=Seat.objects.select_related("player").order_by("position"),
+            ),
         )
         .order_by("opened_at", "pk")
     )
@@ -114,7 +131,7 @@ def session_claims(session) -> QuerySet[Claim]:
             "cards_confirmed_by_player",
         )
         .prefetch_related(
-            "outcomes",
+            Prefetch("outcomes", queryset=outcomes_in_order()),
             "dispute__rulings__judge__players",
             "dispute__rulings__judge_player",
             "game__seats__player",
@@ -136,7 +153,7 @@ def game_claims(game) -> QuerySet[Claim]:
             "dispute__opened_by",
         )
         .prefetch_related(
-            "outcomes",
+            Prefetch("outcomes", queryset=outcomes_in_order()),
             "cards_confirmed_by__players",
             "dispute__rulings__judge__players",
             "dispute__rulings__judge_player",

@@ -159,10 +159,18 @@ def _current_tables(session: Session) -> tuple[int | None, list[BoardTable]]:
     """The current round's number and tables: one query (seats with their game's current result
     state and their side's score as subqueries)."""
     latest_round = Round.objects.filter(session=session).order_by("-number").values("pk")[:1]
-    current = Result.objects.filter(game=OuterRef("game")).exclude(state=ResultState.SUPERSEDED)
-    side_line = ResultLine.objects.filter(
-        result__game=OuterRef("game"), side=OuterRef("side")
-    ).exclude(result__state=ResultState.SUPERSEDED)
+    # Newest version first, within the one game (not by the rows' own order, which orders by
+    # the game's session, round and table first: four joins in each subquery for one game).
+    current = (
+        Result.objects.filter(game=OuterRef("game"))
+        .exclude(state=ResultState.SUPERSEDED)
+        .order_by("-version")
+    )
+    side_line = (
+        ResultLine.objects.filter(result__game=OuterRef("game"), side=OuterRef("side"))
+        .exclude(result__state=ResultState.SUPERSEDED)
+        .order_by("-result__version")
+    )
     seats = (
         Seat.objects.filter(round=Subquery(latest_round))
         .annotate(

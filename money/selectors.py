@@ -8,10 +8,11 @@ Terms: see `money.models`. Balances are sums of ledger rows, counted in the data
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 from django.db.models import Count, F, Q, Sum
-from django.db.models.functions import Coalesce
+from django.db.models.functions import Coalesce, Lower
 from django.urls import reverse
 
 from club.models import CheckIn, Player, Session, SessionState
@@ -84,19 +85,28 @@ def _fee_blockers(session: Session, page: str) -> list[Blocker]:
     return blockers
 
 
-def settle_blockers(session: Session, *, coins: list[CoinLine] | None = None) -> list[Blocker]:
+def settle_blockers(
+    session: Session,
+    *,
+    coins: list[CoinLine] | None = None,
+    checkins: Iterable[CheckIn] | None = None,
+) -> list[Blocker]:
     """Everything that stops the session being settled, each as a sentence saying what to do,
-    with the page that does it; then what the apps above register (money.hooks). `coins`: the
-    session's `skunk_coin_lines` when the caller has read them already (the session page).
-    Three reads of values (the check-ins, the games, the disputes waiting), then the fees owed
-    with the fee per game and the skunk coins unless given."""
+    with the page that does it; then what the apps above register (money.hooks). `coins` and
+    `checkins`: the session's `skunk_coin_lines` and check-ins (with their players, by name)
+    when the caller has read them already (the session page). Three reads of values (the
+    check-ins unless given, the games, the disputes waiting), then the fees owed with the fee
+    per game and the skunk coins unless given."""
     page = reverse("web:session", args=[session.pk])
     blockers = []
-    checkins = list(
-        CheckIn.objects.filter(session=session)
-        .order_by("player__display_name")
-        .values_list("player__display_name", "paid_at")
-    )
+    if checkins is None:
+        checkins = list(
+            CheckIn.objects.filter(session=session)
+            .order_by(Lower("player__display_name"))
+            .values_list("player__display_name", "paid_at")
+        )
+    else:
+        checkins = [(checkin.player.display_name, checkin.paid_at) for checkin in checkins]
     if not checkins:
         blockers.append(
             Blocker("Nobody is checked in: there is nothing to settle.", f"{page}#checkin")
@@ -351,14 +361,18 @@ def skunk_coin_lines(session: Session) -> list[CoinLine]:
     rules = session.house_rules
     owed: dict[tuple[int, int], tuple] = {}
     if rules.skunk_bank:
-        lines = ResultLine.objects.filter(
-            result__game__session=session, result__state=ResultState.CONFIRMED, skunked=True
-        ).order_by().values_list(
-            "result__game_id",
-            "player_id",
-            "result__game__round__number",
-            "result__game__table",
-            "player__display_name",
+        lines = (
+            ResultLine.objects.filter(
+                result__game__session=session, result__state=ResultState.CONFIRMED, skunked=True
+            )
+            .order_by()
+            .values_list(
+                "result__game_id",
+                "player_id",
+                "result__game__round__number",
+                "result__game__table",
+                "player__display_name",
+            )
         )
         for game_id, player_id, number, table, name in lines:
             owed[(game_id, player_id)] = (number, table, name)

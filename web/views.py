@@ -151,7 +151,9 @@ class SessionPageMixin(PageMixin, PermissionRequiredMixin, SessionMixin):
             context["side_pots"] = settlement.side_pots if settlement else []
             context["can_collect"] = user.has_perm("club.change_checkin") and session.is_open
         if context["can_settle"]:
-            context["blockers"] = settle_blockers(session, coins=context.get("skunk_coins"))
+            context["blockers"] = settle_blockers(
+                session, coins=context.get("skunk_coins"), checkins=checkins
+            )
         if user.has_perm(ORGANISER_PERMISSION):  # who sets others' PINs
             context["wrong_pins"] = session_wrong_pins(session)
             context["pin_free_wrong"] = FREE_WRONG_PINS

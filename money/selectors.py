@@ -90,13 +90,16 @@ def settle_blockers(
     *,
     coins: list[CoinLine] | None = None,
     checkins: Iterable[CheckIn] | None = None,
+    games: list[tuple[int, int, int, bool]] | None = None,
 ) -> list[Blocker]:
     """Everything that stops the session being settled, each as a sentence saying what to do,
-    with the page that does it; then what the apps above register (money.hooks). `coins` and
-    `checkins`: the session's `skunk_coin_lines` and check-ins (with their players, by name)
-    when the caller has read them already (the session page). Three reads of values (the
-    check-ins unless given, the games, the disputes waiting), then the fees owed with the fee
-    per game and the skunk coins unless given."""
+    with the page that does it; then what the apps above register (money.hooks). `coins`,
+    `checkins` and `games`: the session's `skunk_coin_lines`, check-ins (with their players,
+    by name) and games played or forfeited (round id, round number, table, whether a version
+    of its result is confirmed; by round and table) when the caller has read them already (the
+    session page). Three reads of values (the check-ins and the games unless given, the
+    disputes waiting), then the fees owed with the fee per game and the skunk coins unless
+    given."""
     page = reverse("web:session", args=[session.pk])
     blockers = []
     if checkins is None:
@@ -122,13 +125,14 @@ def settle_blockers(
         )
     # A game not played has no result and blocks nothing (games.services.unfinished). Each
     # game with its confirmed results counted, by round and table: (round, number, table, n).
-    games = list(
-        Game.objects.filter(session=session)
-        .exclude(status=GameStatus.NOT_PLAYED)
-        .annotate(confirmed=Count("results", filter=Q(results__state=ResultState.CONFIRMED)))
-        .order_by("round__number", "table")
-        .values_list("round_id", "round__number", "table", "confirmed")
-    )
+    if games is None:
+        games = list(
+            Game.objects.filter(session=session)
+            .exclude(status=GameStatus.NOT_PLAYED)
+            .annotate(confirmed=Count("results", filter=Q(results__state=ResultState.CONFIRMED)))
+            .order_by("round__number", "table")
+            .values_list("round_id", "round__number", "table", "confirmed")
+        )
     if checkins and not any(confirmed for *_, confirmed in games):
         blockers.append(
             Blocker(

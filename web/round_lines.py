@@ -9,6 +9,9 @@ seat and player of the morning took a good share of the page's time. The order: 
 number, tables by number, a game's current result its newest version not replaced, lines by
 side then name, seats by position.
 
+The same rows say which games have a confirmed result, for the page's settle card
+(`games_to_settle`), which then reads no game of its own.
+
 Each table's line is written here as one piece of HTML (`TableLine.html`): the page prints
 about a hundred and twenty of them, and the template engine's lookups and escapes for each of
 their ten parts cost more than the rest of the rounds' card.
@@ -49,6 +52,7 @@ class TableLine:
     state: str = ""  # the current result's ResultState, "" without one
     state_words: str = ""
     badge_words: str = ""
+    confirmed: bool = False  # a version of its result is confirmed (settling asks)
 
     @property
     def html(self) -> SafeString:
@@ -111,6 +115,7 @@ def session_round_lines(session) -> list[RoundLine]:
     # Each game's current result (its newest version not replaced) with its lines.
     current: dict[int, tuple[int, str]] = {}  # game -> (result, state)
     lines: dict[int, list[tuple[str, int]]] = defaultdict(list)
+    confirmed: set[int] = set()  # games with a confirmed version
     for game, result, state, name, score in (
         ResultLine.objects.filter(result__game__round__session=session)
         .exclude(result__state=ResultState.SUPERSEDED)
@@ -121,6 +126,8 @@ def session_round_lines(session) -> list[RoundLine]:
     ):
         if current.setdefault(game, (result, state))[0] == result:
             lines[result].append((name, score))
+        if state == ResultState.CONFIRMED:
+            confirmed.add(game)
     game_url = addresses("games:game", ROW)  # every table links to its game (core.addresses)
     for pk, (round_id, table, status, forfeit_side) in games.items():
         result, state = current.get(pk, (None, ""))
@@ -143,6 +150,7 @@ def session_round_lines(session) -> list[RoundLine]:
             status_label=GameStatus(status).label,
             status_text=status_text,
             players=mark_safe(players),  # every name escaped above
+            confirmed=pk in confirmed,
         )
         if state:
             line.state = state
@@ -153,3 +161,14 @@ def session_round_lines(session) -> list[RoundLine]:
         if status == GameStatus.PLAYED and state != ResultState.CONFIRMED:
             round_.scorecards_open = True
     return list(rounds.values())
+
+
+def games_to_settle(rounds: list[RoundLine]) -> list[tuple[int, int, int, bool]]:
+    """The games of `rounds` played or forfeited, as money.selectors.settle_blockers takes
+    them: (round id, round number, table, whether a version of its result is confirmed)."""
+    return [
+        (round_.pk, round_.number, line.table, line.confirmed)
+        for round_ in rounds
+        for line in round_.tables
+        if line.status != GameStatus.NOT_PLAYED
+    ]

@@ -58,7 +58,7 @@ from web.checkin_rows import (
     leaves_options,
     sits_options,
 )
-from web.round_lines import session_round_lines
+from web.round_lines import games_to_settle, session_round_lines
 
 
 class HomeView(ClubMixin, TemplateView):
@@ -152,7 +152,10 @@ class SessionPageMixin(PageMixin, PermissionRequiredMixin, SessionMixin):
             context["can_collect"] = user.has_perm("club.change_checkin") and session.is_open
         if context["can_settle"]:
             context["blockers"] = settle_blockers(
-                session, coins=context.get("skunk_coins"), checkins=checkins
+                session,
+                coins=context.get("skunk_coins"),
+                checkins=checkins,
+                games=games_to_settle(rounds),
             )
         if user.has_perm(ORGANISER_PERMISSION):  # who sets others' PINs
             context["wrong_pins"] = session_wrong_pins(session)

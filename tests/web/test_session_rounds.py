@@ -70,3 +70,32 @@ def test_names_are_escaped_wherever_they_sit(lines):
     rounds = "".join(found.values())
     assert "&lt;i&gt;Ann &amp; &quot;Co&quot;&lt;/i&gt;" in rounds
     assert "<i>" not in rounds
+
+
+def test_the_settle_card_blocks_on_what_settling_checks(client, club, organiser, member):
+    """The session page lists its settle blockers from the rounds it shows (a game's confirmed
+    version read with its lines): the same list the settle service reads afresh, with a table
+    confirmed, one waiting for the other side, one forfeited, one not played and one playing."""
+    from money.selectors import settle_blockers
+
+    session = club_services.session_open(club=club, actor=organiser, date=dt.date(2026, 12, 3))
+    for _ in range(10):
+        player = PlayerFactory(club=club)
+        club_services.checkin_create(session=session, actor=organiser, player=player)
+        club_services.fee_mark_paid(checkin=session.checkins.get(player=player), actor=organiser)
+    game_services.round_draw(session=session, actor=organiser, seed=5)
+    confirmed, waiting, forfeited, not_played, _playing = Game.objects.filter(
+        session=session
+    ).order_by("table")
+    result = game_services.result_enter(game=confirmed, actor=organiser, scores=[121, 90])
+    game_services.result_confirm(result=result, actor=member("organiser"))
+    game_services.result_enter(game=waiting, actor=organiser, scores=[121, 100])
+    leaving = forfeited.seats.order_by("position").last().player
+    game_services.game_forfeit(game=forfeited, actor=organiser, leaving=leaving)
+    game_services.game_not_played(game=not_played, actor=organiser, reason="A phone call.")
+    client.force_login(organiser)
+
+    shown = client.get(reverse("web:session", args=[session.pk])).context["blockers"]
+
+    assert [(b, b.url) for b in shown] == [(b, b.url) for b in settle_blockers(session)]
+    assert "Results not confirmed: round 1 table 2, round 1 table 5." in shown

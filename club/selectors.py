@@ -19,7 +19,6 @@ from django.db import connection
 from django.db.models import (
     Case,
     Count,
-    Exists,
     F,
     IntegerField,
     Max,
@@ -179,14 +178,13 @@ def session_fee_totals(session, checkins=None) -> FeeTotals:
 
 
 def session_checkins(session) -> QuerySet[CheckIn]:
+    """The session's check-ins by name, with their players and who took the fee. Whether each
+    player has a seat (and so can no longer be undone) the session page reads with its rounds
+    (web.round_lines.seated_players)."""
     return (
         CheckIn.objects.filter(session=session)
         .select_related("player", "paid_by")
         .annotate(paid_by_name=player_name_of("paid_by", session.club_id))  # "Paid to <name>"
-        # Seated in a drawn round of the session: the check-in can no longer be undone. Asked
-        # from the session's few rounds (seats are unique per round and player), not from the
-        # player's seats of every morning they ever played.
-        .annotate(seated=Exists(session.rounds.filter(seats__player=OuterRef("player"))))
         .order_by(Lower("player__display_name"))
     )
 

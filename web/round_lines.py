@@ -10,7 +10,8 @@ number, tables by number, a game's current result its newest version not replace
 side then name, seats by position.
 
 The same rows say which games have a confirmed result, for the page's settle card
-(`games_to_settle`), which then reads no game of its own.
+(`games_to_settle`), which then reads no game of its own, and who has a seat, for the check-in
+rows (`seated_players`).
 
 Each table's line is written here as one piece of HTML (`TableLine.html`): the page prints
 about a hundred and twenty of them, and the template engine's lookups and escapes for each of
@@ -84,6 +85,7 @@ class RoundLine:
     tables: list[TableLine] = field(default_factory=list)
     # A table played without a confirmed result: its scorecards can still be typed in.
     scorecards_open: bool = False
+    seated: set[int] = field(default_factory=set)  # the ids of the players with a seat
 
 
 def session_round_lines(session) -> list[RoundLine]:
@@ -91,7 +93,7 @@ def session_round_lines(session) -> list[RoundLine]:
     games: dict[int, tuple[int, int, str, int | None]] = {}  # pk -> (round, table, status, side)
     seats: dict[int, list[tuple[int, str]]] = defaultdict(list)  # game -> (side, name)
     # Every round with its games and their seats, by number, table and position.
-    for round_id, number, seed, game, table, status, forfeit_side, side, name in (
+    for round_id, number, seed, game, table, status, forfeit_side, side, player, name in (
         Round.objects.filter(session=session)
         .order_by("number", "games__table", "games__seats__position")
         .values_list(
@@ -103,6 +105,7 @@ def session_round_lines(session) -> list[RoundLine]:
             "games__status",
             "games__forfeit_side",
             "games__seats__side",
+            "games__seats__player_id",
             "games__seats__player__display_name",
         )
     ):
@@ -112,6 +115,7 @@ def session_round_lines(session) -> list[RoundLine]:
             games.setdefault(game, (round_id, table, status, forfeit_side))
             if name is not None:
                 seats[game].append((side, name))
+                rounds[round_id].seated.add(player)
     # Each game's current result (its newest version not replaced) with its lines.
     current: dict[int, tuple[int, str]] = {}  # game -> (result, state)
     lines: dict[int, list[tuple[str, int]]] = defaultdict(list)
@@ -172,3 +176,9 @@ def games_to_settle(rounds: list[RoundLine]) -> list[tuple[int, int, int, bool]]
         for line in round_.tables
         if line.status != GameStatus.NOT_PLAYED
     ]
+
+
+def seated_players(rounds: list[RoundLine]) -> set[int]:
+    """The ids of the players with a seat in any of `rounds` (a check-in that can no longer be
+    undone): from the session's own rounds, not from every seat the players ever had."""
+    return set().union(*(round_.seated for round_ in rounds))

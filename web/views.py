@@ -58,7 +58,7 @@ from web.checkin_rows import (
     leaves_options,
     sits_options,
 )
-from web.round_lines import games_to_settle, session_round_lines
+from web.round_lines import games_to_settle, seated_players, session_round_lines
 
 
 class HomeView(ClubMixin, TemplateView):
@@ -110,7 +110,10 @@ class SessionPageMixin(PageMixin, PermissionRequiredMixin, SessionMixin):
         results = SessionResultTable(session_result_lines(session), prefix="results-")
         paginate = {"per_page": RESULTS_PER_PAGE, "paginator_class": ClampedPaginator}
         RequestConfig(self.request, paginate=paginate).configure(results)
-        checkins = session_checkins(session)  # read once: the rows, their totals, the cash box
+        checkins = list(session_checkins(session))  # read once: rows, totals, cash box
+        seated = seated_players(rounds)  # a check-in with a seat can no longer be undone
+        for checkin in checkins:
+            checkin.seated = checkin.player_id in seated
         context = {
             "session": session,
             "rules": session.house_rules,

@@ -77,3 +77,17 @@ def test_a_name_on_a_check_in_row_is_escaped_and_its_buttons_still_say_whose(
     assert 'aria-label="Undo O&#x27;Neil &lt;b&gt;\'s check-in"' in row
     assert 'aria-label="Mark O&#x27;Neil &lt;b&gt; paid' in row
     assert '<span class="visually-hidden"> (O&#x27;Neil &lt;b&gt;)</span>' in row
+
+
+def test_a_seat_on_another_morning_does_not_stop_the_undo(client, club, organiser, morning):
+    """Whether a check-in can be undone is read from this session's rounds: a player seated
+    last week and checked in today, before today's draw, can still be undone."""
+    last_week, _ = morning
+    veteran = CheckIn.objects.filter(session=last_week, player__seats__isnull=False).first()
+    today = club_services.session_open(club=club, actor=organiser, date=dt.date(2026, 12, 10))
+    club_services.checkin_create(session=today, actor=organiser, player=veteran.player)
+    client.force_login(organiser)
+    html = client.get(reverse("web:session", args=[today.pk])).content.decode()
+    assert re.findall(r"aria-label=\"Undo (.*?)'s check-in\"", html) == [
+        veteran.player.display_name
+    ]

@@ -358,14 +358,18 @@ class CoinLine:
         return f"{self.name} (round {self.round_number} table {self.table})"
 
 
-def skunk_coin_lines(session: Session) -> list[CoinLine]:
+def skunk_coin_lines(
+    session: Session, *, skunked: Iterable[tuple[int, int, int, int, str]] | None = None
+) -> list[CoinLine]:
     """The session's skunk coins, by round, table and name: each skunked line of a confirmed
     result owes one payout coin when the session's rules run the skunk bank; the coins taken
-    are SkunkCoin rows. Two queries (three when a coin is taken: who took it, by name)."""
+    are SkunkCoin rows. Two queries (one given `skunked`: the skunked lines of the session's
+    confirmed results, as (game id, player id, round number, table, name), when the caller has
+    read them already, as the session page's rounds do)."""
     rules = session.house_rules
     owed: dict[tuple[int, int], tuple] = {}
-    if rules.skunk_bank:
-        lines = (
+    if rules.skunk_bank and skunked is None:
+        skunked = (
             ResultLine.objects.filter(
                 result__game__session=session, result__state=ResultState.CONFIRMED, skunked=True
             )
@@ -378,7 +382,8 @@ def skunk_coin_lines(session: Session) -> list[CoinLine]:
                 "player__display_name",
             )
         )
-        for game_id, player_id, number, table, name in lines:
+    if rules.skunk_bank:
+        for game_id, player_id, number, table, name in skunked:
             owed[(game_id, player_id)] = (number, table, name)
     paid = {
         (coin.game_id, coin.player_id): coin

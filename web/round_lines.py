@@ -10,8 +10,8 @@ number, tables by number, a game's current result its newest version not replace
 side then name, seats by position.
 
 The same rows say which games have a confirmed result, for the page's settle card
-(`games_to_settle`), which then reads no game of its own, and who has a seat, for the check-in
-rows (`seated_players`).
+(`games_to_settle`), which then reads no game of its own, who has a seat, for the check-in rows
+(`seated_players`), and who was skunked, for the skunk coins (`skunked_lines`).
 
 Each table's line is written here as one piece of HTML (`TableLine.html`): the page prints
 about a hundred and twenty of them, and the template engine's lookups and escapes for each of
@@ -86,6 +86,8 @@ class RoundLine:
     # A table played without a confirmed result: its scorecards can still be typed in.
     scorecards_open: bool = False
     seated: set[int] = field(default_factory=set)  # the ids of the players with a seat
+    # The skunked lines of its confirmed results: (game, player id, round number, table, name).
+    skunked: list[tuple[int, int, int, int, str]] = field(default_factory=list)
 
 
 def session_round_lines(session) -> list[RoundLine]:
@@ -120,18 +122,27 @@ def session_round_lines(session) -> list[RoundLine]:
     current: dict[int, tuple[int, str]] = {}  # game -> (result, state)
     lines: dict[int, list[tuple[str, int]]] = defaultdict(list)
     confirmed: set[int] = set()  # games with a confirmed version
-    for game, result, state, name, score in (
+    skunked: dict[int, list[tuple[int, str]]] = defaultdict(list)  # game -> (player, name)
+    for game, result, state, player, name, score, skunk in (
         ResultLine.objects.filter(result__game__round__session=session)
         .exclude(result__state=ResultState.SUPERSEDED)
         .order_by("result__game_id", "-result__version", "side", "player__display_name")
         .values_list(
-            "result__game_id", "result_id", "result__state", "player__display_name", "score"
+            "result__game_id",
+            "result_id",
+            "result__state",
+            "player_id",
+            "player__display_name",
+            "score",
+            "skunked",
         )
     ):
         if current.setdefault(game, (result, state))[0] == result:
             lines[result].append((name, score))
         if state == ResultState.CONFIRMED:
             confirmed.add(game)
+            if skunk:
+                skunked[game].append((player, name))
     game_url = addresses("games:game", ROW)  # every table links to its game (core.addresses)
     for pk, (round_id, table, status, forfeit_side) in games.items():
         result, state = current.get(pk, (None, ""))
@@ -162,6 +173,7 @@ def session_round_lines(session) -> list[RoundLine]:
             line.badge_words = BADGE_WORDS.get(state, line.state_words)
         round_ = rounds[round_id]
         round_.tables.append(line)
+        round_.skunked += [(pk, player, round_.number, table, name) for player, name in skunked[pk]]
         if status == GameStatus.PLAYED and state != ResultState.CONFIRMED:
             round_.scorecards_open = True
     return list(rounds.values())
@@ -182,3 +194,9 @@ def seated_players(rounds: list[RoundLine]) -> set[int]:
     """The ids of the players with a seat in any of `rounds` (a check-in that can no longer be
     undone): from the session's own rounds, not from every seat the players ever had."""
     return set().union(*(round_.seated for round_ in rounds))
+
+
+def skunked_lines(rounds: list[RoundLine]) -> list[tuple[int, int, int, int, str]]:
+    """The skunked lines of the confirmed results of `rounds`, as money.selectors'
+    skunk_coin_lines takes them: (game id, player id, round number, table, name)."""
+    return [line for round_ in rounds for line in round_.skunked]

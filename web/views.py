@@ -58,7 +58,12 @@ from web.checkin_rows import (
     leaves_options,
     sits_options,
 )
-from web.round_lines import games_to_settle, seated_players, session_round_lines
+from web.round_lines import (
+    games_to_settle,
+    seated_players,
+    session_round_lines,
+    skunked_lines,
+)
 
 
 class HomeView(ClubMixin, TemplateView):
@@ -146,7 +151,9 @@ class SessionPageMixin(PageMixin, PermissionRequiredMixin, SessionMixin):
             context["wall_payouts"] = [p for p in settlement.payouts.all() if p.amount_cents]
             context["wall_side_pots"] = [pot for pot in settlement.side_pots if pot["winners"]]
         if context["show_fees"]:
-            context["skunk_coins"] = coins = skunk_coin_lines(session)
+            context["skunk_coins"] = coins = skunk_coin_lines(
+                session, skunked=skunked_lines(rounds)
+            )
             context["skunk_coin_rows"] = coin_rows(session, coins)  # with their addresses
             context["cash_box"] = session_cash_box(
                 session, settlement, checkins=checkins, coins=coins

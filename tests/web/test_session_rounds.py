@@ -99,3 +99,43 @@ def test_the_settle_card_blocks_on_what_settling_checks(client, club, organiser,
 
     assert [(b, b.url) for b in shown] == [(b, b.url) for b in settle_blockers(session)]
     assert "Results not confirmed: round 1 table 2, round 1 table 5." in shown
+
+
+def test_the_skunk_coins_are_the_ones_the_money_reads(client, club, organiser, member):
+    """The session page's skunk coins come from the skunked lines its rounds read: the same
+    coins, owed and paid, as money.selectors reads afresh, with one skunk confirmed and paid,
+    one confirmed and owed, a double skunk, and a skunk entered and not yet confirmed."""
+    from club.models import Club
+    from games.models import ResultLine, ResultState
+    from money import services as money_services
+    from money.selectors import skunk_coin_lines
+
+    Club.objects.filter(pk=club.pk).update(skunk_bank=True)
+    club.refresh_from_db()
+    session = club_services.session_open(club=club, actor=organiser, date=dt.date(2026, 12, 3))
+    for _ in range(8):
+        player = PlayerFactory(club=club)
+        club_services.checkin_create(session=session, actor=organiser, player=player)
+    game_services.round_draw(session=session, actor=organiser, seed=5)
+    paid, owed, double, waiting = Game.objects.filter(session=session).order_by("table")
+    confirmer = member("organiser")
+    for game, loser in ((paid, 80), (owed, 85), (double, 50)):
+        result = game_services.result_enter(game=game, actor=organiser, scores=[121, loser])
+        game_services.result_confirm(result=result, actor=confirmer)
+    game_services.result_enter(game=waiting, actor=organiser, scores=[121, 70])
+    skunked = ResultLine.objects.get(
+        result__game=paid, result__state=ResultState.CONFIRMED, skunked=True
+    )
+    money_services.skunk_coin_mark_paid(
+        session=session, game_id=paid.pk, player_id=skunked.player_id, actor=organiser
+    )
+    client.force_login(organiser)
+
+    shown = client.get(reverse("web:session", args=[session.pk])).context["skunk_coins"]
+
+    assert shown == skunk_coin_lines(session)
+    assert [(c.table, c.owed, c.paid) for c in shown] == [
+        (1, True, True),
+        (2, True, False),
+        (3, True, False),
+    ]

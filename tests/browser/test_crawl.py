@@ -17,6 +17,7 @@ import os
 from pathlib import Path
 
 import pytest
+from axe_playwright_python.base import AXE_SCRIPT
 from axe_playwright_python.sync_playwright import Axe
 
 from club.models import Club
@@ -75,9 +76,12 @@ def crawl(
     browser, base: str, role: str, paths: dict[str, str], *, large_type: bool = False
 ) -> tuple[list[str], dict]:
     context = browser.new_context(viewport=PHONE)
+    # axe-core loaded into every page of the context as it opens (the library would send its
+    # half a megabyte of script again for every page checked): `axe.run` then only runs it.
+    context.add_init_script(AXE_SCRIPT)
     page = context.new_page()
     page.set_default_timeout(15_000)
-    axe = Axe()
+    axe = Axe(axe_script="void 0")
     faults, statuses = [], {}
     try:
         log_in_as(page, base, role)

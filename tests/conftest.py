@@ -29,6 +29,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from club.roles import JUDGES, ORGANISERS, PLAYERS
+from tests import demo_snapshot
 from tests.builders import LinkTable, make_table
 from tests.factories import ClubFactory, PlayerFactory, UserFactory
 from tests.scoring.jackpot_tables import make_jackpot_table
@@ -176,6 +177,16 @@ def page_world(django_db_setup, django_db_blocker) -> PageWorld:
             logins=logins,
         )
         transaction.set_rollback(True)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _shared_demo_snapshots(tmp_path_factory, worker_id):
+    """With workers, the demo club's snapshots are shared through the run's folder, which
+    pytest-xdist's workers have in common (tests/demo_snapshot.py)."""
+    if worker_id != "master":
+        demo_snapshot.SHARED_DIR = tmp_path_factory.getbasetemp().parent
+    yield
+    demo_snapshot.SHARED_DIR = None
 
 
 @pytest.fixture(autouse=True)

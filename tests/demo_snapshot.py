@@ -7,6 +7,11 @@ Terms:
 - *snapshot*: every row of every table right after `load_demo` ran on a fresh database, kept in
   this process's memory for the rest of the run; one per kind (with or without the past season)
   and day (the season counts back from today).
+- *shared*: with the suite's workers (pytest-xdist), the first worker that needs a kind takes
+  its snapshot and leaves it in the run's folder (`SHARED_DIR`, set by tests/conftest.py) for
+  the others, which read it instead of running the command themselves; a lock on the kind keeps
+  a second worker waiting while the first one builds it. A snapshot whose post_migrate rows do
+  not match a worker's database is not used there.
 - `load_demo(season=...)`: on a fresh database, the first call runs the command and takes the
   snapshot; every later one puts the snapshot's rows back with their own ids (the post_migrate
   tables' rows replaced by the snapshot's, sequences set past the highest id), in one
@@ -22,8 +27,12 @@ that only read what it built take the snapshot like the others.
 from __future__ import annotations
 
 import datetime as dt
+import fcntl
 import io
+import pickle
+from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 
 from django.apps import apps
 from django.contrib.contenttypes.models import ContentType
@@ -49,6 +58,7 @@ class Snapshot:
 
 
 _SNAPSHOTS: dict[tuple, Snapshot] = {}
+SHARED_DIR: Path | None = None  # the run's folder the workers share (see the terms)
 
 
 def load_demo(*, season: bool = True) -> None:
@@ -61,10 +71,40 @@ def load_demo(*, season: bool = True) -> None:
     ):
         _run_command(season)
     elif snapshot is None:
-        _run_command(season)
-        _SNAPSHOTS[key] = _take(tables)
+        with _shared(season) as path:
+            shared = _read(path)
+            if shared is not None and shared.post_migrate_rows == _post_migrate_rows():
+                _restore(shared)
+                _SNAPSHOTS[key] = shared
+                return
+            _run_command(season)
+            _SNAPSHOTS[key] = _take(tables)
+            _write(path, _SNAPSHOTS[key])
     else:
         _restore(snapshot)
+
+
+@contextmanager
+def _shared(season: bool):
+    """The path of the kind's shared snapshot, held under its lock (None: no workers)."""
+    if SHARED_DIR is None:
+        yield None
+        return
+    name = f"demo-{connection.vendor}-{'season' if season else 'no-season'}-{timezone.localdate()}"
+    with open(SHARED_DIR / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes, or the process ends
+        yield SHARED_DIR / f"{name}.pickle"
+
+
+def _read(path: Path | None) -> Snapshot | None:
+    return pickle.loads(path.read_bytes()) if path is not None and path.exists() else None
+
+
+def _write(path: Path | None, snapshot: Snapshot) -> None:
+    if path is not None:
+        partial = path.with_suffix(".partial")
+        partial.write_bytes(pickle.dumps(snapshot, protocol=pickle.HIGHEST_PROTOCOL))
+        partial.replace(path)  # whole or not there
 
 
 def _run_command(season: bool) -> None:

@@ -52,3 +52,44 @@ def test_a_database_that_is_not_fresh_gets_the_command():
 
     assert taken == demo_snapshot._SNAPSHOTS  # no copy made or used
     assert Club.objects.filter(slug="thursday-peggers").get().players.count() == 16
+
+
+def test_another_worker_reads_the_snapshot_the_first_one_left(tmp_path, monkeypatch):
+    """With workers, the first one to need a kind leaves its snapshot in the run's folder; a
+    worker without one of its own reads it there instead of running the command."""
+    monkeypatch.setattr(demo_snapshot, "SHARED_DIR", tmp_path)
+    monkeypatch.setattr(demo_snapshot, "_SNAPSHOTS", {})
+    demo_snapshot.load_demo(season=False)  # the first worker: runs the command, leaves the copy
+    (made,) = demo_snapshot._SNAPSHOTS.values()
+    assert sorted(path.suffix for path in tmp_path.glob("demo-*")) == [".lock", ".pickle"]
+    call_command("flush", interactive=False, reset_sequences=False, verbosity=0)
+    monkeypatch.setattr(demo_snapshot, "_SNAPSHOTS", {})  # another worker's memory
+
+    def command_not_wanted(season):
+        raise AssertionError("the shared snapshot should have been read")
+
+    monkeypatch.setattr(demo_snapshot, "_run_command", command_not_wanted)
+    demo_snapshot.load_demo(season=False)
+
+    assert rows_now() == rows_of(made)
+
+
+def test_a_shared_snapshot_of_other_post_migrate_rows_is_not_used(tmp_path, monkeypatch):
+    monkeypatch.setattr(demo_snapshot, "SHARED_DIR", tmp_path)
+    monkeypatch.setattr(demo_snapshot, "_SNAPSHOTS", {})
+    demo_snapshot.load_demo(season=False)
+    (path,) = tmp_path.glob("demo-*.pickle")
+    made = demo_snapshot._read(path)
+    other = demo_snapshot.Snapshot(
+        tables=made.tables,
+        post_migrate_rows={**made.post_migrate_rows, "auth_group": -1},
+    )
+    demo_snapshot._write(path, other)
+    call_command("flush", interactive=False, reset_sequences=False, verbosity=0)
+    monkeypatch.setattr(demo_snapshot, "_SNAPSHOTS", {})
+    ran = []
+    monkeypatch.setattr(demo_snapshot, "_run_command", ran.append)
+
+    demo_snapshot.load_demo(season=False)
+
+    assert ran == [False]  # the command ran (here recorded instead)

@@ -117,6 +117,12 @@ def game_history(game: Game) -> QuerySet[Result]:
     )
 
 
+def seats_in_order() -> QuerySet[Seat]:
+    """Seats with their players by position, for a prefetch of games' seats: the order within
+    each game, without the rows' own order's joins to the game's round and session."""
+    return Seat.objects.select_related("player").order_by("position")
+
+
 def lines_in_order() -> QuerySet[ResultLine]:
     """Result lines as a result lists them (by side, then name), for a prefetch of results'
     lines: the order within each result, without the rows' own order's joins to the result's
@@ -219,7 +225,7 @@ def round_tables(round_: Round) -> list[RoundTable]:
         .prefetch_related(Prefetch("lines", queryset=lines_in_order()), "entered_by__players")
     )
     games = round_.games.order_by("table").prefetch_related(
-        Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position")),
+        Prefetch("seats", queryset=seats_in_order()),
         Prefetch("results", queryset=current, to_attr="current_results"),
     )
     tables = []
@@ -281,9 +287,7 @@ def member_table(club: Club, player_id: int | None) -> MemberTable | None:
         .annotate(
             done=Exists(Result.objects.filter(game=OuterRef("pk"), state=ResultState.CONFIRMED))
         )
-        .prefetch_related(
-            Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position"))
-        )
+        .prefetch_related(Prefetch("seats", queryset=seats_in_order()))
         .first()
         if number
         else None

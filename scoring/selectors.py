@@ -27,7 +27,8 @@ from dataclasses import dataclass
 
 from django.db.models import F, Prefetch, QuerySet
 
-from games.models import GameStatus, Seat
+from games.models import GameStatus
+from games.selectors import seats_in_order
 from scoring.engine import ENGINE_VERSION, HandScore, Rarity, rarity, score_hand
 from scoring.models import (
     CARDS_CONFIRMED,
@@ -108,10 +109,7 @@ def judges_queue(club) -> QuerySet[Dispute]:
             Prefetch("claim__outcomes", queryset=outcomes_in_order()),
             "rulings__judge",
             "rulings__judge_player",
-            Prefetch(
-                "claim__game__seats",
-                queryset=Seat.objects.select_related("player").order_by("position"),
-            ),
+            Prefetch("claim__game__seats", queryset=seats_in_order()),
         )
         .order_by("opened_at", "pk")
     )

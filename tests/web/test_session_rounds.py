@@ -8,8 +8,11 @@ import pytest
 from django.urls import reverse
 
 from club import services as club_services
+from club.models import Club
 from games import services as game_services
-from games.models import Game
+from games.models import Game, ResultLine, ResultState
+from money import services as money_services
+from money.selectors import settle_blockers, skunk_coin_lines
 from tests.factories import PlayerFactory
 
 pytestmark = pytest.mark.django_db
@@ -76,8 +79,6 @@ def test_the_settle_card_blocks_on_what_settling_checks(client, club, organiser,
     """The session page lists its settle blockers from the rounds it shows (a game's confirmed
     version read with its lines): the same list the settle service reads afresh, with a table
     confirmed, one waiting for the other side, one forfeited, one not played and one playing."""
-    from money.selectors import settle_blockers
-
     session = club_services.session_open(club=club, actor=organiser, date=dt.date(2026, 12, 3))
     for _ in range(10):
         player = PlayerFactory(club=club)
@@ -105,11 +106,6 @@ def test_the_skunk_coins_are_the_ones_the_money_reads(client, club, organiser, m
     """The session page's skunk coins come from the skunked lines its rounds read: the same
     coins, owed and paid, as money.selectors reads afresh, with one skunk confirmed and paid,
     one confirmed and owed, a double skunk, and a skunk entered and not yet confirmed."""
-    from club.models import Club
-    from games.models import ResultLine, ResultState
-    from money import services as money_services
-    from money.selectors import skunk_coin_lines
-
     Club.objects.filter(pk=club.pk).update(skunk_bank=True)
     club.refresh_from_db()
     session = club_services.session_open(club=club, actor=organiser, date=dt.date(2026, 12, 3))

@@ -82,12 +82,16 @@ self.addEventListener("fetch", (event) => {
 });
 
 // After a form of the page was sent (its answer shown without a navigation), the page asks for a
-// fresh copy, so a later reload without a network shows the table as it is now.
+// fresh copy, so a later reload without a network shows the table as it is now. The request says
+// it is a copy (core.context_processors): the server then leaves the messages a post left for the
+// page the player sees next unread, even when this copy reaches it first.
+const COPY_HEADERS = { "X-Pegboard-Copy": "1" };
+
 self.addEventListener("message", (event) => {
   const path = event.data && tablePath(event.data.refresh || "");
   if (!path) return;
   event.waitUntil(
-    fetch(path, { credentials: "same-origin", cache: "no-store" })
+    fetch(path, { credentials: "same-origin", cache: "no-store", headers: COPY_HEADERS })
       .then((response) => keep(path, response))
       .catch(() => {})
   );

@@ -179,6 +179,35 @@ def test_a_reload_without_network_shows_the_page_with_the_kept_scores(
     restore(page)
 
 
+def test_the_workers_copy_leaves_a_posts_message_for_the_page_after_it(browser, live_server):
+    # The worker refreshes its copy in the background after each answer shown; a refresh that
+    # reaches the server between a post and the page its redirect leads to must not read the
+    # post's message (core.context_processors): the player would never see "Saved".
+    game, first, other = a_table()
+    page = phone(browser)
+    path = f"/t/{game.table_token}/"
+    page.goto(live_server.url + path)
+    with_worker(page)
+    fill_scores(page, game, first, [121] + [90] * (game.side_count - 1))
+    page.evaluate(
+        """async (path) => {
+            const form = document.querySelector("[data-testid=table-result-form]");
+            // Posted, its redirect not followed: the message waits on the server.
+            await fetch(form.action, {method: "POST", body: new FormData(form),
+                                      credentials: "same-origin", redirect: "manual"});
+            const copies = await caches.open("pegboard-table-pages-1");
+            await copies.delete(path);
+            navigator.serviceWorker.controller.postMessage({refresh: path});
+            while (!(await copies.match(path))) await new Promise((r) => setTimeout(r, 50));
+        }""",
+        path,
+    )
+    assert Result.objects.filter(game=game).count() == 1
+    page.reload()
+    expect(page.locator("#messages")).to_contain_text(f"Saved, entered by {first}.")
+    expect(page.get_by_test_id("result-state")).to_have_text("Waiting for Accept")
+
+
 def test_without_the_worker_a_kept_post_is_sent_when_the_page_opens_again(browser, live_server):
     # A laptop on a LAN address over plain http: no service worker, the script alone.
     game, first, other = a_table()

@@ -1,7 +1,8 @@
 """The table page's offline worker (games.table_views.table_worker, static/js/table-worker.js) and
 the script that keeps a table's forms when the network drops (static/js/table-offline.js): the
-worker's address, headers and scope, and the pages that load the script. What they do in a
-browser with the network cut: tests/browser/test_table_offline.py.
+worker's address, headers and scope, the pages that load the script, and the messages its
+background copy of a page leaves unread. What they do in a browser with the network cut:
+tests/browser/test_table_offline.py.
 
 Terms: *scope* is the address a service worker may serve: by default the folder of its script's
 address, so the worker's script is served from /t/ itself.
@@ -15,6 +16,8 @@ from django.test import Client
 from django.urls import resolve, reverse
 
 from games import table_views
+from games.models import Result
+from tests.games.test_table_views import accept, enter
 
 pytestmark = pytest.mark.django_db
 
@@ -69,3 +72,21 @@ def test_a_pin_is_never_kept_with_what_was_typed():
     from games.forms import pin_field
 
     assert 'data-keep="never"' in str(pin_field("Pat").widget.render("pin", ""))
+
+
+def test_the_workers_copy_of_the_page_leaves_the_message_for_the_page_the_player_sees(
+    client, first_of_two
+):
+    # The offline worker refreshes its copy in the background (static/js/table-worker.js); when
+    # that copy reaches the server between the accept and the page its redirect leads to, the
+    # player must still read who accepted (core.context_processors).
+    pat, sam = first_of_two.players
+    enter(client, first_of_two, pat)
+    client.get(first_of_two.page)  # the entry's own message is read
+    accept(client, first_of_two, Result.objects.get(game=first_of_two.game), sam)
+    copy = client.get(first_of_two.page, headers={"X-Pegboard-Copy": "1"}).content.decode()
+    assert "Confirmed by Sam Smith at the table" in copy
+    assert "Accepted by Sam Smith" not in copy
+    shown = client.get(first_of_two.page).content.decode()
+    assert "Accepted by Sam Smith: the result is confirmed." in shown
+    assert "Accepted by Sam Smith" not in client.get(first_of_two.page).content.decode()

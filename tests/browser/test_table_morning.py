@@ -26,7 +26,7 @@ from money.selectors import accepted_hands
 from scoring.models import Claim
 from tests.browser.test_table_cards import card_path, organiser_browser
 from tests.browser.test_table_link import assert_made_for_a_phone, phone, sides_of, thursday
-from tests.browser.test_table_offline import NOT_SENT, cut, restore
+from tests.browser.test_table_offline import NOT_SENT, after_a_retry, cut, restore
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -64,13 +64,14 @@ def enter_and_accept(page, game: Game, scores: list[int], screenshot, *, offline
     for names, score in zip(sides_of(game), scores, strict=True):
         form.get_by_role("spinbutton", name=" & ".join(names)).fill(str(score))
     if offline:
+        page.clock.install()  # the page's clock, moved on by `after_a_retry`
         cut(page)
     page.get_by_role("button", name="Save the scores").click()
     if offline:
         expect(page.locator("[data-keep-note]:visible")).to_have_text(NOT_SENT)
         assert_made_for_a_phone(page)
         screenshot(page, "morning-not-sent-yet-phone")
-        page.wait_for_timeout(4_500)  # a retry while still cut: nothing goes out
+        after_a_retry(page)  # a try while still cut: nothing goes out
         assert not Result.objects.filter(game=game).exists()
         restore(page)
     expect(page.locator("#messages")).to_contain_text(f"Saved, entered by {first}.")

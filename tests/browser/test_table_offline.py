@@ -27,12 +27,14 @@ from tests.browser.test_table_link import sides_of, thursday
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
+RETRY_MS = 4_000  # table-offline.js's RETRY: the time between two tries of a waiting post
 NOT_SENT = "Not sent yet: it will be sent when the phone is back on the network."
 
 
 def phone(browser, **options):
     context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, **options)
     context.add_init_script(RECORD_VIOLATIONS)
+    context.clock.install()  # the page's clock, which `after_a_retry` moves on
     page = context.new_page()
     page.set_default_timeout(10_000)
     return page
@@ -83,6 +85,13 @@ def with_worker(page) -> None:
     )
 
 
+def after_a_retry(page) -> None:
+    """The time between two tries of a waiting post passes at once (the page's clock moves on, so
+    the test does not wait it out), and a request sent then has a moment to reach the server."""
+    page.clock.run_for(RETRY_MS + 1_000)
+    page.wait_for_timeout(250)
+
+
 def kept(page) -> list[str]:
     return page.evaluate(
         """() => [...Object.keys(localStorage), ...Object.keys(sessionStorage)]
@@ -113,14 +122,14 @@ def test_scores_saved_without_network_arrive_once_when_it_is_back(browser, live_
     page.set_viewport_size({"width": 1366, "height": 900})
     shot(page, "table-not-sent-desktop", screenshot)
     page.set_viewport_size({"width": 390, "height": 844})
-    page.wait_for_timeout(5_000)  # a try or two while still cut: nothing goes out
+    after_a_retry(page)  # a try while still cut: nothing goes out
     assert Result.objects.filter(game=game).count() == 0
 
     restore(page)
     expect(page.locator("#messages")).to_contain_text(f"Saved, entered by {first}.")
     expect(page.get_by_test_id("result-state")).to_have_text("Waiting for Accept")
     assert page.url == f"{live_server.url}/t/{game.table_token}/"
-    page.wait_for_timeout(5_000)  # the retry timer: it must not send it a second time
+    after_a_retry(page)  # the retry timer must not send it a second time
     assert Result.objects.filter(game=game).count() == 1
     result = Result.objects.get(game=game)
     assert result.state == ResultState.DRAFT and list(result.scores) == scores
@@ -167,12 +176,19 @@ def test_a_reload_without_network_shows_the_page_with_the_kept_scores(
 
     restore(page)
     expect(page.locator("#messages")).to_contain_text(f"Saved, entered by {first}.")
-    page.wait_for_timeout(5_000)
+    after_a_retry(page)
     assert Result.objects.filter(game=game).count() == 1
     assert list(Result.objects.get(game=game).scores) == scores
 
     # The worker's copy followed the save: a reload offline now shows the draft.
-    page.wait_for_timeout(1_000)
+    wait_until(
+        page,
+        """async (path) => {
+            const copy = await caches.match(path);
+            return Boolean(copy) && (await copy.text()).includes("Waiting for Accept");
+        }""",
+        path,
+    )
     cut(page)
     page.reload()
     expect(page.get_by_test_id("result-state")).to_have_text("Waiting for Accept")
@@ -277,7 +293,7 @@ def test_a_claim_typed_and_filed_without_network_is_kept_and_filed_once(browser,
 
     restore(page)
     expect(page.locator("#messages")).to_contain_text("Claim filed.")
-    page.wait_for_timeout(5_000)
+    after_a_retry(page)
     assert Claim.objects.filter(game=game).count() == 1
     assert kept(page) == []
 

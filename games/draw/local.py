@@ -94,26 +94,57 @@ class _Seating:
 
     def descend(self, todo: list[int], rng: Chance, steps: _Steps) -> None:
         """Swap while a swap lowers the cost, looking again at every player whose table
-        changed (first improvement, random order)."""
+        changed (first improvement, random order).
+
+        The search's innermost loop: `may_swap` and `swap_gain` are written out here for the
+        commonest swap, two players at two 2-tables (the same tests, the same gains, in the same
+        order), and only the seats of an improving swap are built."""
         others = list(range(self.problem.n))
         rng.shuffle(others)
         queued = set(todo)
+        where, tables, costs = self.where, self.tables, self.costs
+        opp, threes = self.problem.opp, self.problem.threes
         while todo:
             i = todo.pop()
             queued.discard(i)
             steps.spend(self.scan)
+            ti = where[i]
+            table_i = tables[ti]
+            at_three, three_count, cost_i = len(table_i) == 3, threes[i], costs[ti]
+            if len(table_i) == 2:
+                a, b = table_i
+                mate, i_first = (b, True) if a == i else (a, False)
+                opp_mate = opp[mate]
+            else:
+                mate = None
             for j in others:
-                if not self.may_swap(i, j):
+                tj = where[j]
+                if tj == ti:
                     continue
-                gain, new_i, new_j = self.swap_gain(i, j)
-                if gain > 0:
-                    moved = self.tables[self.where[i]] + self.tables[self.where[j]]
-                    self.swap(i, j, new_i, new_j)
-                    for k in moved:
-                        if k not in queued:
-                            queued.add(k)
-                            todo.append(k)
-                    break
+                table_j = tables[tj]
+                if (len(table_j) == 3) != at_three and threes[j] != three_count:
+                    continue
+                if mate is not None and len(table_j) == 2:
+                    # i takes j's seat opposite j's opponent, j takes i's opposite i's (the
+                    # opponent costs are symmetric: problem.opp[a][b] == opp[b][a]).
+                    c, d = table_j
+                    other = d if c == j else c
+                    gain = cost_i + costs[tj] - opp_mate[j] - opp[other][i]
+                    if gain <= 0:
+                        continue
+                    new_i = (opp[j][mate], (j, mate) if i_first else (mate, j))
+                    new_j = (opp[i][other], (i, other) if c == j else (other, i))
+                else:
+                    gain, new_i, new_j = self.swap_gain(i, j)
+                    if gain <= 0:
+                        continue
+                moved = table_i + table_j
+                self.swap(i, j, new_i, new_j)
+                for k in moved:
+                    if k not in queued:
+                        queued.add(k)
+                        todo.append(k)
+                break
 
 
 def _polish(

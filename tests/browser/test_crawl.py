@@ -6,9 +6,8 @@ paragraph's sentence excepted, WCAG 2.5.8's inline exception: tap_targets.js), a
 Terms: the world and its page patterns are tests/browser/crawl_world.py's. A role visits every
 pattern, whatever it answers (a 403 or 404 page is a page too; the login page a visitor is sent
 to is checked the first time only); a test per role collects every failure of every page and
-fails once with the list. `test_every_page_is_crawled` keeps the list
-whole: a new page (a URL name some role gets a 200 from in tests/web/test_pages.py) without a
-pattern here fails it.
+fails once with the list. `test_every_page_is_crawled` keeps the list whole: a new page (a URL
+name some role gets a 200 from in tests/web/test_pages.py) without a pattern here fails it.
 """
 
 from __future__ import annotations
@@ -85,7 +84,7 @@ def crawl(
     page.set_default_timeout(15_000)
     axe = Axe(axe_script="void 0")
     faults, statuses = [], {}
-    login = base + reverse("login")
+    login = reverse("login")
     sent_to_login = False
     try:
         log_in_as(page, base, role)
@@ -95,7 +94,7 @@ def crawl(
             if response is None or response.status >= 500:
                 faults.append(f"{label}: answered {statuses[label]}")
                 continue
-            if page.url.split("?")[0] == login and not path.startswith(reverse("login")):
+            if page.url.split("?")[0] == base + login and not path.startswith(login):
                 # A member's page sends a visitor to the login page: the same page each time
                 # (but for where it leads back to), checked the first time.
                 if sent_to_login:

@@ -22,6 +22,11 @@ Terms:
 
 The tests of the command itself (tests/ops/test_demo.py, test_demo_season.py) run it; the tests
 that only read what it built take the snapshot like the others.
+
+`built_once(kind, build)` does the same for any other world a test builds on a fresh database
+(the page crawl's, say): `build()` runs on the first call of the run, the rows it left and what it
+returned are the snapshot, and every later call puts the rows back and returns the same value
+(which must pickle: ids, paths, names, not model instances).
 """
 
 from __future__ import annotations
@@ -30,9 +35,11 @@ import datetime as dt
 import fcntl
 import io
 import pickle
+from collections.abc import Callable
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from django.apps import apps
 from django.contrib.contenttypes.models import ContentType
@@ -55,6 +62,7 @@ class Snapshot:
 
     tables: dict[str, object]
     post_migrate_rows: dict[str, int]
+    result: Any = None  # what the build returned
 
 
 _SNAPSHOTS: dict[tuple, Snapshot] = {}
@@ -63,34 +71,42 @@ SHARED_DIR: Path | None = None  # the run's folder the workers share (see the te
 
 def load_demo(*, season: bool = True) -> None:
     """What `manage.py load_demo [--no-season]` leaves in the database (see the module's terms)."""
+    built_once("demo-season" if season else "demo-no-season", lambda: _run_command(season))
+
+
+def built_once(kind: str, build: Callable[[], Any]) -> Any:
+    """What `build()` returns, with the rows it leaves, built once per run for each kind (and
+    day) and copied back after that (see the module's terms); on a database that is not fresh,
+    `build()` runs as it would have without the snapshot."""
     tables = connection.introspection.django_table_names(only_existing=True)
-    key = (connection.vendor, connection.settings_dict["NAME"], season, timezone.localdate())
+    key = (connection.vendor, connection.settings_dict["NAME"], kind, timezone.localdate())
     snapshot = _SNAPSHOTS.get(key)
     if not _fresh(tables) or (
         snapshot is not None and snapshot.post_migrate_rows != _post_migrate_rows()
     ):
-        _run_command(season)
-    elif snapshot is None:
-        with _shared(season) as path:
+        return build()
+    if snapshot is None:
+        with _shared(kind) as path:
             shared = _read(path)
             if shared is not None and shared.post_migrate_rows == _post_migrate_rows():
                 _restore(shared)
                 _SNAPSHOTS[key] = shared
-                return
-            _run_command(season)
-            _SNAPSHOTS[key] = _take(tables)
+                return shared.result
+            result = build()
+            _SNAPSHOTS[key] = _take(tables, result)
             _write(path, _SNAPSHOTS[key])
-    else:
-        _restore(snapshot)
+            return result
+    _restore(snapshot)
+    return snapshot.result
 
 
 @contextmanager
-def _shared(season: bool):
+def _shared(kind: str):
     """The path of the kind's shared snapshot, held under its lock (None: no workers)."""
     if SHARED_DIR is None:
         yield None
         return
-    name = f"demo-{connection.vendor}-{'season' if season else 'no-season'}-{timezone.localdate()}"
+    name = f"{kind}-{connection.vendor}-{timezone.localdate()}"
     with open(SHARED_DIR / f"{name}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes, or the process ends
         yield SHARED_DIR / f"{name}.pickle"
@@ -128,7 +144,7 @@ def _post_migrate_rows() -> dict[str, int]:
         return {table: _count(cursor, table) for table in POST_MIGRATE_TABLES}
 
 
-def _take(tables: list[str]) -> Snapshot:
+def _take(tables: list[str], result: Any = None) -> Snapshot:
     taken: dict[str, object] = {}
     with connection.cursor() as cursor:
         for table in tables:
@@ -139,7 +155,7 @@ def _take(tables: list[str]) -> Snapshot:
             else:
                 cursor.execute(f"SELECT * FROM {name}")
                 taken[table] = ([column[0] for column in cursor.description], cursor.fetchall())
-    return Snapshot(tables=taken, post_migrate_rows=_post_migrate_rows())
+    return Snapshot(tables=taken, post_migrate_rows=_post_migrate_rows(), result=result)
 
 
 def _sqlite_value(value):

@@ -30,7 +30,9 @@ def rows_now() -> dict:
 def test_the_copy_is_what_load_demo_made(season):
     demo_snapshot.load_demo(season=season)  # builds it, unless an earlier test did
     (snapshot,) = [
-        taken for (_, _, kind, _), taken in demo_snapshot._SNAPSHOTS.items() if kind == season
+        taken
+        for (_, _, kind, _), taken in demo_snapshot._SNAPSHOTS.items()
+        if kind == ("demo-season" if season else "demo-no-season")
     ]
     call_command("flush", interactive=False, reset_sequences=False, verbosity=0)
 
@@ -93,3 +95,23 @@ def test_a_shared_snapshot_of_other_post_migrate_rows_is_not_used(tmp_path, monk
     demo_snapshot.load_demo(season=False)
 
     assert ran == [False]  # the command ran (here recorded instead)
+
+
+def test_any_world_is_built_once_and_copied_back_with_what_its_build_returned(monkeypatch):
+    monkeypatch.setattr(demo_snapshot, "_SNAPSHOTS", {})
+    builds = []
+
+    def build():
+        builds.append(1)
+        demo_snapshot.load_demo(season=False)
+        club = Club.objects.create(name="Built once", slug="built-once")
+        return {"club": club.pk}
+
+    made = demo_snapshot.built_once("a-world", build)
+    rows = rows_now()
+    call_command("flush", interactive=False, reset_sequences=False, verbosity=0)
+
+    assert demo_snapshot.built_once("a-world", build) == made
+    assert builds == [1]
+    assert rows_now() == rows
+    assert Club.objects.get(pk=made["club"]).slug == "built-once"

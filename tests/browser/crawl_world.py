@@ -30,7 +30,7 @@ from scoring import services as scoring_services
 from scoring.models import Claim, Dispute
 from scoring.services.disputes import dispute_name_judge, judge_candidates
 from tests.browser.crawl_tournaments import tournament_pages
-from tests.demo_snapshot import load_demo
+from tests.demo_snapshot import built_once, load_demo
 from tests.tournaments.builders import page_tournament
 
 PASSWORD = "pegboard-demo"
@@ -59,6 +59,12 @@ class World:
 
 
 def build_world() -> World:
+    """The world on a fresh database: built by the first test of the run that asks, copied back
+    for the others (tests/demo_snapshot.py `built_once`)."""
+    return built_once("crawl-world", _build)
+
+
+def _build() -> World:
     load_demo(season=True)
     club = Club.objects.get(slug="thursday-peggers")
     users = get_user_model().objects

@@ -22,6 +22,7 @@ from core.models import AuditEntry
 from games.models import Result, Round, Seat
 from money.models import LedgerEntry, Settlement
 from scoring.models import Claim, Dispute, Ruling
+from tests.rows import rows
 from tests.web.test_pages import (
     COLUMNS,
     LINK_IS_THE_KEY,
@@ -83,27 +84,29 @@ def publish(club: Club, published: bool) -> None:
 
 def first_club_state(club: Club) -> list:
     """Everything of the first club a write could change, as plain values."""
+    return rows(("first_club_state", club.pk), lambda: _first_club_rows(club))
+
+
+def _first_club_rows(club: Club) -> list:
     in_session = {"session__club": club}
     in_game = {"game__session__club": club}
     return [
-        list(Club.objects.filter(pk=club.pk).values()),
-        *(
-            list(queryset.order_by("pk").values())
-            for queryset in (
-                Player.objects.filter(club=club),
-                Session.objects.filter(club=club),
-                CheckIn.objects.filter(**in_session),
-                Round.objects.filter(**in_session),
-                Seat.objects.filter(**in_game),
-                Result.objects.filter(**in_game),
-                Claim.objects.filter(**in_game),
-                Dispute.objects.filter(claim__game__session__club=club),
-                Ruling.objects.filter(dispute__claim__game__session__club=club),
-                Settlement.objects.filter(**in_session),
-                LedgerEntry.objects.filter(club=club),
-                AuditEntry.objects.filter(club=club),
-            )
-        ),
+        queryset.order_by("pk").values()
+        for queryset in (
+            Club.objects.filter(pk=club.pk),
+            Player.objects.filter(club=club),
+            Session.objects.filter(club=club),
+            CheckIn.objects.filter(**in_session),
+            Round.objects.filter(**in_session),
+            Seat.objects.filter(**in_game),
+            Result.objects.filter(**in_game),
+            Claim.objects.filter(**in_game),
+            Dispute.objects.filter(claim__game__session__club=club),
+            Ruling.objects.filter(dispute__claim__game__session__club=club),
+            Settlement.objects.filter(**in_session),
+            LedgerEntry.objects.filter(club=club),
+            AuditEntry.objects.filter(club=club),
+        )
     ]
 
 

@@ -17,10 +17,11 @@ from collections import defaultdict
 
 import pytest
 from django.apps import apps as django_apps
+from django.db import connection, transaction
 from hypothesis import given
 from hypothesis import strategies as st
 
-from club.models import Club, Player
+from club.models import Club, Player, Session
 from games import services
 from games.models import Game, ResultLine, ResultSource, ResultState, SessionTotal, TableKind
 from games.totals import refresh_session_totals, streak, tally_lines
@@ -209,8 +210,27 @@ def favourite_wins(seed, favourite):
     return scores
 
 
+@pytest.fixture(scope="module")
+def built(django_db_setup, django_db_blocker) -> tuple[int, list[int]]:
+    """The history's club and sessions (ids), built once for the module inside a transaction
+    rolled back after it; each test runs in a savepoint of it, so what one changes is gone
+    before the next."""
+    with django_db_blocker.unblock(), transaction.atomic():
+        club, sessions = build_history()
+        connection.check_constraints()  # once, not again at every test's teardown (PostgreSQL)
+        yield club.pk, [session.pk for session in sessions]
+        transaction.set_rollback(True)
+
+
 @pytest.fixture
-def history(db):
+def history(built, db):
+    """The history's club and its sessions in date order, read afresh for the test."""
+    club_id, session_ids = built
+    sessions = Session.objects.in_bulk(session_ids)
+    return Club.objects.get(pk=club_id), [sessions[pk] for pk in session_ids]
+
+
+def build_history():
     club = ClubFactory()
     organiser = UserFactory(role="organisers", club=club)
     confirmer = UserFactory(role="organisers", club=club)

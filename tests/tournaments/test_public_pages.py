@@ -214,18 +214,17 @@ def test_a_bracket_of_128_is_drawn_in_two_halves_the_final_in_the_second(
 QUERIES = {"tournaments:standings": 10, "tournaments:bracket": 9}
 
 
-@pytest.mark.parametrize("name", PAGES)
 @pytest.mark.parametrize("entrants", [37, 150])
 def test_a_page_asks_the_same_number_of_queries_whatever_the_size(
-    name, entrants, club, organiser, confirmer, client, django_assert_num_queries
+    entrants, club, organiser, confirmer, client, django_assert_num_queries
 ):
     tournament = closed(club, organiser, confirmer, entrants=entrants)
     playoff_games_played(tournament, organiser, confirmer, games=3)
     client.force_login(organiser)
-    url = reverse(name, args=[tournament.pk])
 
-    with django_assert_num_queries(QUERIES[name]):
-        assert client.get(url).status_code == 200
+    for name in PAGES:
+        with django_assert_num_queries(QUERIES[name]):
+            assert client.get(reverse(name, args=[tournament.pk])).status_code == 200, name
 
 
 def test_a_bye_is_a_game_won_but_neither_played_nor_lost(club, organiser, confirmer, client):

@@ -69,9 +69,14 @@ _SNAPSHOTS: dict[tuple, Snapshot] = {}
 SHARED_DIR: Path | None = None  # the run's folder the workers share (see the terms)
 
 
+def demo_kind(season: bool) -> str:
+    """The kind `load_demo` keeps its snapshot under, with or without the season."""
+    return "demo-season" if season else "demo-no-season"
+
+
 def load_demo(*, season: bool = True) -> None:
     """What `manage.py load_demo [--no-season]` leaves in the database (see the module's terms)."""
-    built_once("demo-season" if season else "demo-no-season", lambda: _run_command(season))
+    built_once(demo_kind(season), lambda: _run_command(season))
 
 
 def built_once(kind: str, build: Callable[[], Any]) -> Any:

@@ -32,7 +32,7 @@ def test_the_copy_is_what_load_demo_made(season):
     (snapshot,) = [
         taken
         for (_, _, kind, _), taken in demo_snapshot._SNAPSHOTS.items()
-        if kind == ("demo-season" if season else "demo-no-season")
+        if kind == demo_snapshot.demo_kind(season)
     ]
     call_command("flush", interactive=False, reset_sequences=False, verbosity=0)
 

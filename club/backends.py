@@ -15,9 +15,14 @@ Terms:
 
 from __future__ import annotations
 
+from functools import cache
+
+from django.contrib.auth import get_user_model
 from django.contrib.auth.backends import ModelBackend
+from django.db import connections, router
 
 MEMBER_CACHE = "_pegboard_player_id"
+GROUPS_CACHE = "_pegboard_group_names"
 
 
 def member_player_id(user) -> int | None:
@@ -39,9 +44,87 @@ def is_member(user) -> bool:
 
 
 class ClubBackend(ModelBackend):
-    """Django's model backend, with permissions only for members (see the module's terms)."""
+    """Django's model backend, with permissions only for members (see the module's terms).
+
+    A member's permissions, from their groups and their own, and their groups' names (the role
+    the header shows, web.role_groups) are read in one statement and kept on the user object,
+    as Django's backend keeps them: compiling the two querysets Django's backend builds, and the
+    groups' one, cost several times what the database takes to answer (`member_groups`)."""
 
     def _get_permissions(self, user_obj, obj, from_name):
         if not is_member(user_obj):
             return set()
-        return super()._get_permissions(user_obj, obj, from_name)
+        if user_obj.is_superuser or not user_obj.is_active or obj is not None:
+            return super()._get_permissions(user_obj, obj, from_name)
+        member_groups(user_obj)
+        return getattr(user_obj, f"_{from_name}_perm_cache")
+
+
+def member_groups(user) -> frozenset[str]:
+    """The names of a member's groups, read once per user object with the member's permissions
+    (ClubBackend), in the shape Django's backend caches them ("app_label.codename")."""
+    if not hasattr(user, GROUPS_CACHE):
+        names, group_perms, own_perms = set(), set(), set()
+        for group, app_label, codename in _read_groups_and_permissions(user):
+            if group is None:
+                own_perms.add(f"{app_label}.{codename}")
+                continue
+            names.add(group)
+            if codename is not None:
+                group_perms.add(f"{app_label}.{codename}")
+        setattr(user, GROUPS_CACHE, frozenset(names))
+        # Where Django's ModelBackend keeps them (its get_user_permissions and
+        # get_group_permissions read these first).
+        user._user_perm_cache = own_perms
+        user._group_perm_cache = group_perms
+    return getattr(user, GROUPS_CACHE)
+
+
+def _read_groups_and_permissions(user) -> list[tuple[str | None, str | None, str | None]]:
+    """(group name, app label, codename) for each permission of each of the user's groups (a
+    group without one: its name and two Nones), then (None, app label, codename) for each
+    permission given to the user directly."""
+    database = router.db_for_read(get_user_model())
+    with connections[database].cursor() as cursor:
+        cursor.execute(_groups_and_permissions_sql(database), [user.pk, user.pk])
+        return cursor.fetchall()
+
+
+@cache
+def _groups_and_permissions_sql(database: str) -> str:
+    """The statement of `_read_groups_and_permissions`, written once per database: the user's
+    groups with their permissions (a group without one kept, by outer joins), then the user's
+    own permissions, each permission with its content type's app label."""
+    from django.contrib.contenttypes.models import ContentType
+
+    User = get_user_model()
+    groups = User._meta.get_field("groups")
+    own = User._meta.get_field("user_permissions")
+    Group, Permission = groups.related_model, own.related_model
+    in_group = Group._meta.get_field("permissions")
+    q = connections[database].ops.quote_name
+
+    def key(model) -> str:
+        return f"{q(model._meta.db_table)}.{q(model._meta.pk.column)}"
+
+    def column(model, name: str) -> str:
+        return f"{q(model._meta.db_table)}.{q(model._meta.get_field(name).column)}"
+
+    permission, content_type = q(Permission._meta.db_table), q(ContentType._meta.db_table)
+    member_of, given, granted = (q(field.m2m_db_table()) for field in (groups, own, in_group))
+    names = f"{column(ContentType, 'app_label')}, {column(Permission, 'codename')}"
+    typed = f"{column(Permission, 'content_type')} = {key(ContentType)}"
+    return (  # names quoted by the database's own rules, the user's key a parameter
+        f"SELECT {column(Group, 'name')}, {names} FROM {member_of} "
+        f"INNER JOIN {q(Group._meta.db_table)} "
+        f"ON {member_of}.{q(groups.m2m_reverse_name())} = {key(Group)} "
+        f"LEFT OUTER JOIN {granted} ON {granted}.{q(in_group.m2m_column_name())} = {key(Group)} "
+        f"LEFT OUTER JOIN {permission} "
+        f"ON {granted}.{q(in_group.m2m_reverse_name())} = {key(Permission)} "
+        f"LEFT OUTER JOIN {content_type} ON {typed} "
+        f"WHERE {member_of}.{q(groups.m2m_column_name())} = %s "
+        f"UNION ALL SELECT NULL, {names} FROM {given} "
+        f"INNER JOIN {permission} ON {given}.{q(own.m2m_reverse_name())} = {key(Permission)} "
+        f"INNER JOIN {content_type} ON {typed} "
+        f"WHERE {given}.{q(own.m2m_column_name())} = %s"
+    )

@@ -16,7 +16,7 @@ from django.apps import apps as django_apps
 from django.contrib.auth.models import Group, Permission
 from django.core.exceptions import ImproperlyConfigured
 
-from club.backends import is_member
+from club.backends import is_member, member_groups
 from club.roles import JUDGES, ORGANISERS, PLAYERS, ROLES
 
 # Highest first: the header names the highest role a user has.
@@ -76,7 +76,7 @@ def user_role(user) -> str:
     if not is_member(user):
         # Roles are per club: no player record, no role (club/backends.py).
         return "admin" if user.is_superuser else ""
-    names = {group.name for group in user.groups.all()}
+    names = member_groups(user)  # read with the member's permissions (club/backends.py)
     for group_name, label in ROLE_LABELS:
         if group_name in names:
             return label

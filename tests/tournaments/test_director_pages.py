@@ -280,7 +280,7 @@ def test_the_tournament_page_is_a_fixed_number_of_queries(
     client = client_for("organiser")
     url = reverse("tournaments:detail", args=[tournament.pk])
 
-    with django_assert_num_queries(11):
+    with django_assert_num_queries(9):
         response = client.get(url)
 
     assert response.status_code == 200

@@ -209,9 +209,10 @@ def test_a_bracket_of_128_is_drawn_in_two_halves_the_final_in_the_second(
     assert bottom[-1].name == "Final"
 
 
-# The login, the club, the navigation, the tournament; then the standings (three queries) and
-# the qualifying's progress, or the bracket's matches and their games won.
-QUERIES = {"tournaments:standings": 10, "tournaments:bracket": 9}
+# The login (its session and user), the club, the member's groups and permissions (one query),
+# the tournament; then the standings (three queries) and the qualifying's progress, or the
+# bracket's matches and their games won.
+QUERIES = {"tournaments:standings": 8, "tournaments:bracket": 7}
 
 
 @pytest.mark.parametrize("entrants", [37, 150])

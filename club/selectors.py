@@ -43,22 +43,53 @@ from core.models import AuditEntry
 def club_for_user(user) -> Club | None:
     """The club of the user's player record, or None. The record found is the login's one
     (club.backends: linked in one club at most), which its permissions then ask for: kept on
-    the user object, so they do not read it again."""
+    the user object, so they do not read it again.
+
+    Asked on every member's request: a plain statement, as `visitors_club`'s is, since the
+    ORM's building of it cost several times what the database took to answer."""
     if not user.is_authenticated:
         return None
-    # One record at most (the constraint player_one_per_login): nothing to order.
-    player = Player.objects.filter(user=user).select_related("club").order_by("pk").first()
-    setattr(user, MEMBER_CACHE, player.pk if player else None)
-    return player.club if player else None
+    club = next(iter(Club.objects.raw(_member_club_sql(), [user.pk])), None)
+    setattr(user, MEMBER_CACHE, club.member_player_id if club is not None else None)
+    return club
 
 
 def default_club() -> Club | None:
-    clubs = Club.objects.all()
-    if settings.PEGBOARD_DEFAULT_CLUB:
-        chosen = clubs.filter(slug=settings.PEGBOARD_DEFAULT_CLUB).first()
-        if chosen is not None:
-            return chosen
-    return clubs.order_by("pk").first()
+    """The club anonymous visitors see: the one PEGBOARD_DEFAULT_CLUB names, else the first."""
+    chosen = settings.PEGBOARD_DEFAULT_CLUB or ""
+    statement = _default_club_sql(f"{_quoted(Club)}.*")
+    return next(iter(Club.objects.raw(statement, [chosen, chosen])), None)
+
+
+def _quoted(model, field: str = "") -> str:
+    """A model's table, or one of its columns, as the database names it."""
+    name = model._meta.get_field(field).column if field else model._meta.db_table
+    return connection.ops.quote_name(name)
+
+
+def _member_club_sql() -> str:
+    """Every column of the club of a login's player record, and the record's key as
+    `member_player_id`; the login's key its parameter."""
+    club, player = _quoted(Club), _quoted(Player)
+    return (  # names quoted, the value a parameter
+        f"SELECT {club}.*, {player}.{_quoted(Player, 'id')} AS member_player_id "
+        f"FROM {player} INNER JOIN {club} "
+        f"ON {player}.{_quoted(Player, 'club')} = {club}.{_quoted(Club, 'id')} "
+        f"WHERE {player}.{_quoted(Player, 'user')} = %s "
+        # One record at most (the constraint player_one_per_login): nothing else to order.
+        f"ORDER BY {player}.{_quoted(Player, 'id')} LIMIT 1"
+    )
+
+
+def _default_club_sql(columns: str) -> str:
+    """`columns` of the club `default_club` chooses, through both indexes (the slug's, the
+    key's); the chosen slug its two parameters."""
+    table, slug, key = _quoted(Club), _quoted(Club, "slug"), _quoted(Club, "id")
+    return (  # names quoted, the values parameters
+        f"SELECT {columns} FROM {table} "
+        f"WHERE {slug} = %s OR {key} = (SELECT MIN({key}) FROM {table}) "
+        f"ORDER BY CASE WHEN {slug} = %s THEN 0 ELSE 1 END LIMIT 1"
+    )
 
 
 @dataclass(frozen=True)
@@ -79,21 +110,10 @@ def visitors_club() -> VisitorsClub | None:
     Asked on every visitor's request before the cached copy is served: built by the ORM, the
     query cost several times what the database took to answer it and most of a cached page's
     time; this one reads three columns through both indexes (the slug's, the key's)."""
-    table = connection.ops.quote_name(Club._meta.db_table)
-    columns = ", ".join(
-        connection.ops.quote_name(Club._meta.get_field(name).column)
-        for name in ("id", "pages_version", "standings_public")
-    )
-    slug = connection.ops.quote_name(Club._meta.get_field("slug").column)
-    key = connection.ops.quote_name(Club._meta.pk.column)
+    columns = ", ".join(_quoted(Club, name) for name in ("id", "pages_version", "standings_public"))
     chosen = settings.PEGBOARD_DEFAULT_CLUB or ""
     with connection.cursor() as cursor:
-        cursor.execute(
-            f"SELECT {columns} FROM {table} "  # noqa: S608 - names quoted, the value a parameter
-            f"WHERE {slug} = %s OR {key} = (SELECT MIN({key}) FROM {table}) "
-            f"ORDER BY CASE WHEN {slug} = %s THEN 0 ELSE 1 END LIMIT 1",
-            [chosen, chosen],
-        )
+        cursor.execute(_default_club_sql(columns), [chosen, chosen])
         row = cursor.fetchone()
     return None if row is None else VisitorsClub(row[0], row[1], bool(row[2]))
 

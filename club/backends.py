@@ -21,6 +21,8 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.backends import ModelBackend
 from django.db import connections, router
 
+from core.plain_reads import first_read, quoted
+
 MEMBER_CACHE = "_pegboard_player_id"
 GROUPS_CACHE = "_pegboard_group_names"
 
@@ -50,6 +52,13 @@ class ClubBackend(ModelBackend):
     the header shows, web.role_groups) are read in one statement and kept on the user object,
     as Django's backend keeps them: compiling the two querysets Django's backend builds, and the
     groups' one, cost several times what the database takes to answer (`member_groups`)."""
+
+    def get_user(self, user_id):
+        """The login a session names (as Django's backend reads it, by a plain statement:
+        core.plain_reads), or None when it is gone or may not log in."""
+        User = get_user_model()
+        user = first_read(User, _user_sql(User), [user_id])
+        return user if user is not None and self.user_can_authenticate(user) else None
 
     def _get_permissions(self, user_obj, obj, from_name):
         if not is_member(user_obj):
@@ -88,6 +97,11 @@ def _read_groups_and_permissions(user) -> list[tuple[str | None, str | None, str
     with connections[database].cursor() as cursor:
         cursor.execute(_groups_and_permissions_sql(database), [user.pk, user.pk])
         return cursor.fetchall()
+
+
+@cache
+def _user_sql(User) -> str:
+    return f"SELECT * FROM {quoted(User)} WHERE {quoted(User, User._meta.pk.name)} = %s"
 
 
 @cache

@@ -12,6 +12,7 @@ import datetime as dt
 import re
 import unicodedata
 from dataclasses import dataclass
+from functools import cache
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -38,6 +39,7 @@ from club.money import owed_cents_expression
 from club.names import player_name_of
 from club.pin_waits import PIN_MEMORY_DAYS, wait_after
 from core.models import AuditEntry
+from core.plain_reads import first_read, quoted
 
 
 def club_for_user(user) -> Club | None:
@@ -49,7 +51,7 @@ def club_for_user(user) -> Club | None:
     ORM's building of it cost several times what the database took to answer."""
     if not user.is_authenticated:
         return None
-    club = next(iter(Club.objects.raw(_member_club_sql(), [user.pk])), None)
+    club = first_read(Club, _member_club_sql(), [user.pk])
     setattr(user, MEMBER_CACHE, club.member_player_id if club is not None else None)
     return club
 
@@ -57,34 +59,29 @@ def club_for_user(user) -> Club | None:
 def default_club() -> Club | None:
     """The club anonymous visitors see: the one PEGBOARD_DEFAULT_CLUB names, else the first."""
     chosen = settings.PEGBOARD_DEFAULT_CLUB or ""
-    statement = _default_club_sql(f"{_quoted(Club)}.*")
-    return next(iter(Club.objects.raw(statement, [chosen, chosen])), None)
+    return first_read(Club, _default_club_sql(f"{quoted(Club)}.*"), [chosen, chosen])
 
 
-def _quoted(model, field: str = "") -> str:
-    """A model's table, or one of its columns, as the database names it."""
-    name = model._meta.get_field(field).column if field else model._meta.db_table
-    return connection.ops.quote_name(name)
-
-
+@cache
 def _member_club_sql() -> str:
     """Every column of the club of a login's player record, and the record's key as
     `member_player_id`; the login's key its parameter."""
-    club, player = _quoted(Club), _quoted(Player)
+    club, player = quoted(Club), quoted(Player)
     return (  # names quoted, the value a parameter
-        f"SELECT {club}.*, {player}.{_quoted(Player, 'id')} AS member_player_id "
+        f"SELECT {club}.*, {player}.{quoted(Player, 'id')} AS member_player_id "
         f"FROM {player} INNER JOIN {club} "
-        f"ON {player}.{_quoted(Player, 'club')} = {club}.{_quoted(Club, 'id')} "
-        f"WHERE {player}.{_quoted(Player, 'user')} = %s "
+        f"ON {player}.{quoted(Player, 'club')} = {club}.{quoted(Club, 'id')} "
+        f"WHERE {player}.{quoted(Player, 'user')} = %s "
         # One record at most (the constraint player_one_per_login): nothing else to order.
-        f"ORDER BY {player}.{_quoted(Player, 'id')} LIMIT 1"
+        f"ORDER BY {player}.{quoted(Player, 'id')} LIMIT 1"
     )
 
 
+@cache
 def _default_club_sql(columns: str) -> str:
     """`columns` of the club `default_club` chooses, through both indexes (the slug's, the
     key's); the chosen slug its two parameters."""
-    table, slug, key = _quoted(Club), _quoted(Club, "slug"), _quoted(Club, "id")
+    table, slug, key = quoted(Club), quoted(Club, "slug"), quoted(Club, "id")
     return (  # names quoted, the values parameters
         f"SELECT {columns} FROM {table} "
         f"WHERE {slug} = %s OR {key} = (SELECT MIN({key}) FROM {table}) "
@@ -110,7 +107,7 @@ def visitors_club() -> VisitorsClub | None:
     Asked on every visitor's request before the cached copy is served: built by the ORM, the
     query cost several times what the database took to answer it and most of a cached page's
     time; this one reads three columns through both indexes (the slug's, the key's)."""
-    columns = ", ".join(_quoted(Club, name) for name in ("id", "pages_version", "standings_public"))
+    columns = ", ".join(quoted(Club, name) for name in ("id", "pages_version", "standings_public"))
     chosen = settings.PEGBOARD_DEFAULT_CLUB or ""
     with connection.cursor() as cursor:
         cursor.execute(_default_club_sql(columns), [chosen, chosen])

@@ -216,6 +216,9 @@ STORAGES = {
 
 MESSAGE_STORAGE = "django.contrib.messages.storage.session.SessionStorage"
 
+# Django's database sessions, each request's session read by a plain statement (core/sessions.py).
+SESSION_ENGINE = "core.sessions"
+
 DJANGO_TABLES2_TEMPLATE = "tables/table.html"
 
 # The model of a club: core's audit trail keeps each entry under one (core knows no app above it).

@@ -1,24 +1,25 @@
 """The authentication backend is named for what it is: club.auth.ClubBackend is now
 club.backends.ClubBackend. A logged-in session keeps the path of the backend that logged it in,
 and Django treats a session whose backend is not in AUTHENTICATION_BACKENDS as logged out: the
-stored sessions (the database session engine's, the site's) are rewritten to the new path, and
+stored sessions (the database session engine's, or an engine's kept in its table, as the
+site's is) are rewritten to the new path, and
 back on the way back, so nobody is logged out by the rename."""
 
+from importlib import import_module
+
 from django.conf import settings
+from django.contrib.sessions.backends.db import SessionStore
 from django.db import migrations
 from django.utils import timezone
 
 OLD = "club.auth.ClubBackend"
 NEW = "club.backends.ClubBackend"
 BACKEND_KEY = "_auth_user_backend"  # django.contrib.auth.BACKEND_SESSION_KEY
-DATABASE_ENGINE = "django.contrib.sessions.backends.db"
 
 
 def _rename(apps, schema_editor, *, old, new):
-    if settings.SESSION_ENGINE != DATABASE_ENGINE:
+    if not issubclass(import_module(settings.SESSION_ENGINE).SessionStore, SessionStore):
         return  # sessions kept elsewhere are out of a migration's reach
-    from django.contrib.sessions.backends.db import SessionStore
-
     store = SessionStore()
     sessions = apps.get_model("sessions", "Session").objects.using(
         schema_editor.connection.alias

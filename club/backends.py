@@ -21,7 +21,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.backends import ModelBackend
 from django.db import connections, router
 
-from core.plain_reads import first_read, quoted
+from core.plain_reads import column, first_read, quoted
 
 MEMBER_CACHE = "_pegboard_player_id"
 GROUPS_CACHE = "_pegboard_group_names"
@@ -93,9 +93,8 @@ def _read_groups_and_permissions(user) -> list[tuple[str | None, str | None, str
     """(group name, app label, codename) for each permission of each of the user's groups (a
     group without one: its name and two Nones), then (None, app label, codename) for each
     permission given to the user directly."""
-    database = router.db_for_read(get_user_model())
-    with connections[database].cursor() as cursor:
-        cursor.execute(_groups_and_permissions_sql(database), [user.pk, user.pk])
+    with connections[router.db_for_read(get_user_model())].cursor() as cursor:
+        cursor.execute(_groups_and_permissions_sql(), [user.pk, user.pk])
         return cursor.fetchall()
 
 
@@ -105,10 +104,10 @@ def _user_sql(User) -> str:
 
 
 @cache
-def _groups_and_permissions_sql(database: str) -> str:
-    """The statement of `_read_groups_and_permissions`, written once per database: the user's
-    groups with their permissions (a group without one kept, by outer joins), then the user's
-    own permissions, each permission with its content type's app label."""
+def _groups_and_permissions_sql() -> str:
+    """The statement of `_read_groups_and_permissions`, written once: the user's groups with
+    their permissions (a group without one kept, by outer joins), then the user's own
+    permissions, each permission with its content type's app label."""
     from django.contrib.contenttypes.models import ContentType
 
     User = get_user_model()
@@ -116,29 +115,23 @@ def _groups_and_permissions_sql(database: str) -> str:
     own = User._meta.get_field("user_permissions")
     Group, Permission = groups.related_model, own.related_model
     in_group = Group._meta.get_field("permissions")
-    q = connections[database].ops.quote_name
-
-    def key(model) -> str:
-        return f"{q(model._meta.db_table)}.{q(model._meta.pk.column)}"
-
-    def column(model, name: str) -> str:
-        return f"{q(model._meta.db_table)}.{q(model._meta.get_field(name).column)}"
-
-    permission, content_type = q(Permission._meta.db_table), q(ContentType._meta.db_table)
+    q = connections[router.db_for_read(User)].ops.quote_name
     member_of, given, granted = (q(field.m2m_db_table()) for field in (groups, own, in_group))
     names = f"{column(ContentType, 'app_label')}, {column(Permission, 'codename')}"
-    typed = f"{column(Permission, 'content_type')} = {key(ContentType)}"
+    typed = f"{column(Permission, 'content_type')} = {column(ContentType, 'id')}"
     return (  # names quoted by the database's own rules, the user's key a parameter
         f"SELECT {column(Group, 'name')}, {names} FROM {member_of} "
-        f"INNER JOIN {q(Group._meta.db_table)} "
-        f"ON {member_of}.{q(groups.m2m_reverse_name())} = {key(Group)} "
-        f"LEFT OUTER JOIN {granted} ON {granted}.{q(in_group.m2m_column_name())} = {key(Group)} "
-        f"LEFT OUTER JOIN {permission} "
-        f"ON {granted}.{q(in_group.m2m_reverse_name())} = {key(Permission)} "
-        f"LEFT OUTER JOIN {content_type} ON {typed} "
+        f"INNER JOIN {quoted(Group)} "
+        f"ON {member_of}.{q(groups.m2m_reverse_name())} = {column(Group, 'id')} "
+        f"LEFT OUTER JOIN {granted} "
+        f"ON {granted}.{q(in_group.m2m_column_name())} = {column(Group, 'id')} "
+        f"LEFT OUTER JOIN {quoted(Permission)} "
+        f"ON {granted}.{q(in_group.m2m_reverse_name())} = {column(Permission, 'id')} "
+        f"LEFT OUTER JOIN {quoted(ContentType)} ON {typed} "
         f"WHERE {member_of}.{q(groups.m2m_column_name())} = %s "
         f"UNION ALL SELECT NULL, {names} FROM {given} "
-        f"INNER JOIN {permission} ON {given}.{q(own.m2m_reverse_name())} = {key(Permission)} "
-        f"INNER JOIN {content_type} ON {typed} "
+        f"INNER JOIN {quoted(Permission)} "
+        f"ON {given}.{q(own.m2m_reverse_name())} = {column(Permission, 'id')} "
+        f"INNER JOIN {quoted(ContentType)} ON {typed} "
         f"WHERE {given}.{q(own.m2m_column_name())} = %s"
     )

@@ -39,7 +39,7 @@ from club.money import owed_cents_expression
 from club.names import player_name_of
 from club.pin_waits import PIN_MEMORY_DAYS, wait_after
 from core.models import AuditEntry
-from core.plain_reads import first_read, quoted
+from core.plain_reads import column, first_read, quoted
 
 
 def club_for_user(user) -> Club | None:
@@ -66,14 +66,13 @@ def default_club() -> Club | None:
 def _member_club_sql() -> str:
     """Every column of the club of a login's player record, and the record's key as
     `member_player_id`; the login's key its parameter."""
-    club, player = quoted(Club), quoted(Player)
     return (  # names quoted, the value a parameter
-        f"SELECT {club}.*, {player}.{quoted(Player, 'id')} AS member_player_id "
-        f"FROM {player} INNER JOIN {club} "
-        f"ON {player}.{quoted(Player, 'club')} = {club}.{quoted(Club, 'id')} "
-        f"WHERE {player}.{quoted(Player, 'user')} = %s "
+        f"SELECT {quoted(Club)}.*, {column(Player, 'id')} AS member_player_id "
+        f"FROM {quoted(Player)} INNER JOIN {quoted(Club)} "
+        f"ON {column(Player, 'club')} = {column(Club, 'id')} "
+        f"WHERE {column(Player, 'user')} = %s "
         # One record at most (the constraint player_one_per_login): nothing else to order.
-        f"ORDER BY {player}.{quoted(Player, 'id')} LIMIT 1"
+        f"ORDER BY {column(Player, 'id')} LIMIT 1"
     )
 
 

@@ -19,6 +19,11 @@ def quoted(model: type[Model], field: str = "") -> str:
     return connections[router.db_for_read(model)].ops.quote_name(name)
 
 
+def column(model: type[Model], field: str) -> str:
+    """A field's column with its table, as its database names them ("table"."column")."""
+    return f"{quoted(model)}.{quoted(model, field)}"
+
+
 def first_read(model: type[Model], statement: str, params: list) -> Model | None:
     """The first object of `model` a plain statement reads (its columns named as the model's
     fields' columns; any other column becomes an attribute), or None."""

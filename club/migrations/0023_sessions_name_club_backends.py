@@ -2,8 +2,8 @@
 club.backends.ClubBackend. A logged-in session keeps the path of the backend that logged it in,
 and Django treats a session whose backend is not in AUTHENTICATION_BACKENDS as logged out: the
 stored sessions (the database session engine's, or an engine's kept in its table, as the
-site's is) are rewritten to the new path, and
-back on the way back, so nobody is logged out by the rename."""
+site's is) are rewritten to the new path, and back on the way back, so nobody is logged out by
+the rename."""
 
 from importlib import import_module
 

@@ -4,12 +4,13 @@ sessions Django's database engine reads, in one query, and none that has expired
 import datetime as dt
 
 import pytest
-from django.conf import settings
 from django.contrib.sessions.backends.db import SessionStore as DjangoSessionStore
 from django.contrib.sessions.models import Session
+from django.urls import reverse
 from django.utils import timezone
 
 from core.sessions import SessionStore
+from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -27,8 +28,12 @@ def expiring_in(key: str, seconds: float) -> None:
     )
 
 
-def test_the_site_uses_it():
-    assert settings.SESSION_ENGINE == "core.sessions"
+def test_a_logged_in_request_reads_its_session_through_it(client):
+    client.force_login(UserFactory())
+
+    request = client.get(reverse("home")).wsgi_request
+
+    assert type(request.session) is SessionStore and request.user.is_authenticated
 
 
 def test_a_saved_session_is_read_back_whole_in_one_query(django_assert_num_queries):

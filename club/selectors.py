@@ -38,6 +38,7 @@ from club.models import CheckIn, Club, LoginLink, Player, Session, SessionState,
 from club.money import owed_cents_expression
 from club.names import player_name_of
 from club.pin_waits import PIN_MEMORY_DAYS, wait_after
+from core.compiled_reads import compiled_once
 from core.models import AuditEntry
 from core.plain_reads import column, first_read, quoted
 
@@ -193,23 +194,33 @@ def session_fee_totals(session, checkins=None) -> FeeTotals:
     )
 
 
-def session_checkins(session) -> QuerySet[CheckIn]:
+def session_checkins(session) -> list[CheckIn]:
     """The session's check-ins by name, with their players and who took the fee. Whether each
     player has a seat (and so can no longer be undone) the session page reads with its rounds
     (web.round_lines.seated_players)."""
+    return _checkins_by_name(session.pk, session.club_id)
+
+
+@compiled_once
+def _checkins_by_name(session_id: int, club_id: int):
     return (
-        CheckIn.objects.filter(session=session)
+        CheckIn.objects.filter(session_id=session_id)
         .select_related("player", "paid_by")
-        .annotate(paid_by_name=player_name_of("paid_by", session.club_id))  # "Paid to <name>"
+        .annotate(paid_by_name=player_name_of("paid_by", club_id))  # "Paid to <name>"
         .order_by(Lower("player__display_name"))
     )
 
 
-def checkin_candidates(session) -> QuerySet[Player]:
+def checkin_candidates(session) -> list[Player]:
     """Active players of the club not yet checked in: the type-ahead's names."""
+    return _not_checked_in(session.club_id, session.pk)
+
+
+@compiled_once
+def _not_checked_in(club_id: int, session_id: int):
     return (
-        Player.objects.filter(club=session.club, active=True)
-        .exclude(checkins__session=session)
+        Player.objects.filter(club_id=club_id, active=True)
+        .exclude(checkins__session_id=session_id)
         .order_by(Lower("display_name"))
     )
 
@@ -316,14 +327,19 @@ class SessionWrongPins:
     new_pin_since: bool  # a PIN was set (or removed) after the last of them
 
 
-def session_wrong_pins(session: Session) -> list[SessionWrongPins]:
-    """Each player whose PIN was typed wrong at a table in `session`, the latest first."""
-    rows = list(
-        WrongPin.objects.filter(session=session)
+@compiled_once
+def _wrong_pins_by_player(session_id: int):
+    return (
+        WrongPin.objects.filter(session_id=session_id)
         .values("player")
         .annotate(count=Count("pk"), last=Max("typed_at"))
         .order_by("-last", "player")
     )
+
+
+def session_wrong_pins(session: Session) -> list[SessionWrongPins]:
+    """Each player whose PIN was typed wrong at a table in `session`, the latest first."""
+    rows = _wrong_pins_by_player(session.pk)
     players = Player.objects.in_bulk([row["player"] for row in rows])
     return [
         SessionWrongPins(

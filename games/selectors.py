@@ -34,6 +34,7 @@ from django.db.models import (
 from django.db.models.functions import Coalesce
 
 from club.models import CheckIn, Club, Session, SessionState
+from core.compiled_reads import compiled_once
 from games.models import (
     Game,
     GameStatus,
@@ -69,21 +70,8 @@ class Standing:
 def session_standings(session: Session) -> list[Standing]:
     """Every checked-in player's standing for the session: one query, of its kept totals (so it
     costs the same whatever the club's history), ranked by `games.ranking`."""
-    zero = Value(0)
-    fields = ("played", "won", "spread", "skunks_given", "skunks_taken")
-    rows = (
-        CheckIn.objects.filter(session=session)
-        .annotate(
-            totals=FilteredRelation(
-                "player__session_totals", condition=Q(player__session_totals__session=session)
-            ),
-            game_points=Coalesce(F("totals__points"), zero),
-            **{field: Coalesce(F(f"totals__{field}"), zero) for field in fields},
-        )
-        .values("player_id", "player__display_name", "game_points", *fields)
-        .order_by()  # ranked below
-    )
     standings = []
+    rows = _standing_rows(session.pk)
     for ranked in rank(rows, name=lambda row: row["player__display_name"]):
         row = ranked.row
         standings.append(
@@ -102,6 +90,29 @@ def session_standings(session: Session) -> list[Standing]:
             )
         )
     return standings
+
+
+STANDING_FIGURES = ("played", "won", "spread", "skunks_given", "skunks_taken")
+
+
+@compiled_once
+def _standing_rows(session_id: int):
+    """Each check-in of the session with its player's kept totals for it (nothing played yet:
+    zeros), unranked."""
+    zero = Value(0)
+    return (
+        CheckIn.objects.filter(session_id=session_id)
+        .annotate(
+            totals=FilteredRelation(
+                "player__session_totals",
+                condition=Q(player__session_totals__session_id=session_id),
+            ),
+            game_points=Coalesce(F("totals__points"), zero),
+            **{field: Coalesce(F(f"totals__{field}"), zero) for field in STANDING_FIGURES},
+        )
+        .values("player_id", "player__display_name", "game_points", *STANDING_FIGURES)
+        .order_by()  # ranked by session_standings
+    )
 
 
 def game_history(game: Game) -> QuerySet[Result]:

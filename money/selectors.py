@@ -19,6 +19,7 @@ from club.models import CheckIn, Player, Session, SessionState
 from club.money import CHECKIN_JACKPOT_FIELDS, JACKPOT_FIELDS
 from club.names import player_name_of
 from core.cents import format_cents
+from core.compiled_reads import compiled_once
 from games.models import Game, GameStatus, ResultLine, ResultState
 from games.selectors import session_standings
 from money.fee_selectors import FeeLine, fees_owed, fees_taken
@@ -85,6 +86,13 @@ def _fee_blockers(session: Session, page: str) -> list[Blocker]:
     return blockers
 
 
+@compiled_once
+def _claims_in_dispute(session_id: int):
+    """The claims of the session's disputes waiting for a judge (scoring's
+    session_open_disputes)."""
+    return session_open_disputes(session_id).values_list("claim_id", flat=True)
+
+
 def settle_blockers(
     session: Session,
     *,
@@ -149,7 +157,7 @@ def settle_blockers(
                 reverse("games:round", args=[unconfirmed[0][0]]),
             )
         )
-    waiting = list(session_open_disputes(session).values_list("claim_id", flat=True))
+    waiting = _claims_in_dispute(session.pk)
     if waiting:
         disputes = len(waiting)
         # One dispute: straight to its claim page, where an organiser names a judge for it.
@@ -358,6 +366,22 @@ class CoinLine:
         return f"{self.name} (round {self.round_number} table {self.table})"
 
 
+@compiled_once
+def _coins_taken(session_id: int, club_id: int):
+    """The session's skunk coins taken, with who took each and where its skunk was."""
+    return (
+        SkunkCoin.objects.filter(session_id=session_id)
+        .order_by()  # sorted by skunk_coin_lines, not by the rows' own order (it joins five tables)
+        .select_related("paid_by")
+        .annotate(
+            paid_by_name=player_name_of("paid_by", club_id),  # "Paid to <name>"
+            round_number=F("game__round__number"),
+            table=F("game__table"),
+            name=F("player__display_name"),
+        )
+    )
+
+
 def skunk_coin_lines(
     session: Session, *, skunked: Iterable[tuple[int, int, int, int, str]] | None = None
 ) -> list[CoinLine]:
@@ -386,16 +410,7 @@ def skunk_coin_lines(
         for game_id, player_id, number, table, name in skunked:
             owed[(game_id, player_id)] = (number, table, name)
     paid = {
-        (coin.game_id, coin.player_id): coin
-        for coin in SkunkCoin.objects.filter(session=session)
-        .order_by()  # sorted below: not by the rows' own order, which joins five tables
-        .select_related("paid_by")
-        .annotate(
-            paid_by_name=player_name_of("paid_by", session.club_id),  # "Paid to <name>"
-            round_number=F("game__round__number"),
-            table=F("game__table"),
-            name=F("player__display_name"),
-        )
+        (coin.game_id, coin.player_id): coin for coin in _coins_taken(session.pk, session.club_id)
     }
     coins = []
     for key in owed.keys() | paid.keys():

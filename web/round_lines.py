@@ -28,6 +28,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.text import capfirst
 
 from core.addresses import ROW, addresses
+from core.compiled_reads import compiled_once
 from games.models import (
     BADGE_WORDS,
     STATE_WORDS,
@@ -90,13 +91,12 @@ class RoundLine:
     skunked: list[tuple[int, int, int, int, str]] = field(default_factory=list)
 
 
-def session_round_lines(session) -> list[RoundLine]:
-    rounds: dict[int, RoundLine] = {}
-    games: dict[int, tuple[int, int, str, int | None]] = {}  # pk -> (round, table, status, side)
-    seats: dict[int, list[tuple[int, str]]] = defaultdict(list)  # game -> (side, name)
-    # Every round with its games and their seats, by number, table and position.
-    for round_id, number, seed, game, table, status, forfeit_side, side, player, name in (
-        Round.objects.filter(session=session)
+@compiled_once
+def _seat_rows(session_id: int):
+    """Every round of the session with its games and their seats, by number, table and
+    position."""
+    return (
+        Round.objects.filter(session_id=session_id)
         .order_by("number", "games__table", "games__seats__position")
         .values_list(
             "pk",
@@ -110,6 +110,36 @@ def session_round_lines(session) -> list[RoundLine]:
             "games__seats__player_id",
             "games__seats__player__display_name",
         )
+    )
+
+
+@compiled_once
+def _line_rows(session_id: int):
+    """The lines of every version of the session's results not replaced, a game's newest
+    version first."""
+    return (
+        ResultLine.objects.filter(result__game__round__session_id=session_id)
+        .exclude(result__state=ResultState.SUPERSEDED)
+        .order_by("result__game_id", "-result__version", "side", "player__display_name")
+        .values_list(
+            "result__game_id",
+            "result_id",
+            "result__state",
+            "player_id",
+            "player__display_name",
+            "score",
+            "skunked",
+        )
+    )
+
+
+def session_round_lines(session) -> list[RoundLine]:
+    rounds: dict[int, RoundLine] = {}
+    games: dict[int, tuple[int, int, str, int | None]] = {}  # pk -> (round, table, status, side)
+    seats: dict[int, list[tuple[int, str]]] = defaultdict(list)  # game -> (side, name)
+    # Every round with its games and their seats, by number, table and position.
+    for round_id, number, seed, game, table, status, forfeit_side, side, player, name in _seat_rows(
+        session.pk
     ):
         if round_id not in rounds:
             rounds[round_id] = RoundLine(pk=round_id, number=number, seed=seed)
@@ -123,20 +153,7 @@ def session_round_lines(session) -> list[RoundLine]:
     lines: dict[int, list[tuple[str, int]]] = defaultdict(list)
     confirmed: set[int] = set()  # games with a confirmed version
     skunked: dict[int, list[tuple[int, str]]] = defaultdict(list)  # game -> (player, name)
-    for game, result, state, player, name, score, skunk in (
-        ResultLine.objects.filter(result__game__round__session=session)
-        .exclude(result__state=ResultState.SUPERSEDED)
-        .order_by("result__game_id", "-result__version", "side", "player__display_name")
-        .values_list(
-            "result__game_id",
-            "result_id",
-            "result__state",
-            "player_id",
-            "player__display_name",
-            "score",
-            "skunked",
-        )
-    ):
+    for game, result, state, player, name, score, skunk in _line_rows(session.pk):
         if current.setdefault(game, (result, state))[0] == result:
             lines[result].append((name, score))
         if state == ResultState.CONFIRMED:

@@ -141,13 +141,19 @@ def lines_in_order() -> QuerySet[ResultLine]:
     return ResultLine.objects.order_by("side", "player__display_name")
 
 
-def session_result_lines(session: Session) -> QuerySet[dict]:
+def session_result_lines(session: Session) -> list[dict]:
     """The session's confirmed results, one line per player, in round and table order: values
-    under the names games.tables.SessionResultTable reads (a page of them, or every one for the
-    CSV, without a model object for each line, result, game, round and player)."""
+    under the names games.tables.SessionResultTable reads (every one, in one query, for a page
+    of them or the CSV, without a model object for each line, result, game, round and
+    player)."""
+    return _result_lines(session.pk)
+
+
+@compiled_once
+def _result_lines(session_id: int):
     return (
         ResultLine.objects.filter(
-            result__game__session=session, result__state=ResultState.CONFIRMED
+            result__game__session_id=session_id, result__state=ResultState.CONFIRMED
         )
         .order_by("result__game__round__number", "result__game__table", "side", "pk")
         .values(

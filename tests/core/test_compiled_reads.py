@@ -46,9 +46,7 @@ def two_mornings():
 
 
 def as_compared(checkins):
-    return [
-        (c.pk, c.player.display_name, c.name, c.paid_at, c.paid_by.username) for c in checkins
-    ]
+    return [(c.pk, c.player.display_name, c.name, c.paid_at, c.paid_by.username) for c in checkins]
 
 
 def test_it_reads_the_rows_its_queryset_reads_for_any_ids_one_query_each(
@@ -73,9 +71,11 @@ def test_it_reads_the_rows_its_queryset_reads_for_any_ids_one_query_each(
 def test_values_come_back_as_the_queryset_gives_them_converted():
     read_values = compiled_once(players_values)
     read_names = compiled_once(
-        lambda club_id: Player.objects.filter(club_id=club_id)
-        .order_by("display_name")
-        .values_list("display_name", flat=True)
+        lambda club_id: (
+            Player.objects.filter(club_id=club_id)
+            .order_by("display_name")
+            .values_list("display_name", flat=True)
+        )
     )
     first, second = two_mornings()
 
@@ -117,7 +117,7 @@ def test_what_it_cannot_keep_is_refused_at_its_first_call():
 
     with pytest.raises(TypeError, match="ids"):
         compiled_once(checkins_by_name)(str(session.pk), session.club_id)
-    sliced = compiled_once(lambda n: Player.objects.order_by("pk")[: -n])
+    sliced = compiled_once(lambda n: Player.objects.order_by("pk")[:-n])
     with pytest.raises(ImproperlyConfigured, match="parameter"):
         sliced(2)
     unused = compiled_once(lambda club_id: Player.objects.all())

@@ -8,12 +8,15 @@ Views stay thin: check a permission, validate a form, call one service, add a me
 
 from __future__ import annotations
 
+from functools import cache
+
 from django.contrib import messages
 from django.contrib.auth.mixins import PermissionRequiredMixin
 from django.core.exceptions import ValidationError
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect
 from django.template.backends.utils import csrf_input
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.views.generic import TemplateView, View
@@ -172,9 +175,9 @@ class SessionPageMixin(PageMixin, PermissionRequiredMixin, SessionMixin):
             context["pin_free_wrong"] = FREE_WRONG_PINS
             context["pin_longest_wait"] = wait_text(LONGEST_WAIT)
         if context["can_manage"]:
-            context["checkin_form"] = CheckInForm(club=self.club)
-            if self.request.GET.get("then") == "checkin":  # just checked someone in
-                context["checkin_form"].fields["name"].widget.attrs["autofocus"] = True
+            # Blank, its name box focused when someone was just checked in (written once).
+            just_checked_in = self.request.GET.get("then") == "checkin"
+            context["checkin_form_html"] = blank_checkin_form_html(just_checked_in)
             context["candidates"] = checkin_candidates(session)
             # The rounds a player may leave after or sit out (the check-in rows, web/session.html).
             round_numbers = range(1, session.house_rules.rounds_per_session + 1)
@@ -189,6 +192,9 @@ class SessionPageMixin(PageMixin, PermissionRequiredMixin, SessionMixin):
         if context["can_manage"] or context.get("can_collect"):
             context["csrf_input"] = csrf_input(self.request)  # the rows' forms' token, made once
         context.update(overrides)
+        if "checkin_form" in overrides:  # a name refused: the form as typed, with what to fix
+            form = {"form": overrides["checkin_form"]}
+            context["checkin_form_html"] = render_to_string("includes/form.html", form)
         add_row_notes(context["checkins"], context)  # with the overrides' refusals
         # The check-in table's rows, written once (web/checkin_rows.py).
         context["checkin_rows"] = checkin_rows_html(
@@ -205,6 +211,18 @@ class SessionPageMixin(PageMixin, PermissionRequiredMixin, SessionMixin):
             ),
         )
         return context
+
+
+@cache
+def blank_checkin_form_html(autofocus: bool) -> str:
+    """The check-in form's fields before anything is typed, written once per process: the same
+    for every session and every request (its name box focused or not), and rendering a form's
+    fields through their widgets' templates costs the session page more than anything else in
+    its check-in card."""
+    form = CheckInForm(club=None)
+    if autofocus:
+        form.fields["name"].widget.attrs["autofocus"] = True
+    return render_to_string("includes/form.html", {"form": form})
 
 
 class SessionDetailView(PublicReadMixin, SessionPageMixin, View):

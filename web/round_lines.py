@@ -13,9 +13,10 @@ The same rows say which games have a confirmed result, for the page's settle car
 (`games_to_settle`), which then reads no game of its own, who has a seat, for the check-in rows
 (`seated_players`), and who was skunked, for the skunk coins (`skunked_lines`).
 
-Each table's line is written here as one piece of HTML (`TableLine.html`): the page prints
-about a hundred and twenty of them, and the template engine's lookups and escapes for each of
-their ten parts cost more than the rest of the rounds' card.
+Each table's line is written here as one piece of HTML (`TableLine.html`), and a round's lines
+together (`RoundLine.tables_html`): the page prints about a hundred and twenty of them, and the
+template engine's lookups and escapes for each of their ten parts, and its loop over them, cost
+more than the rest of the rounds' card.
 """
 
 from __future__ import annotations
@@ -89,6 +90,11 @@ class RoundLine:
     seated: set[int] = field(default_factory=set)  # the ids of the players with a seat
     # The skunked lines of its confirmed results: (game, player id, round number, table, name).
     skunked: list[tuple[int, int, int, int, str]] = field(default_factory=list)
+
+    @property
+    def tables_html(self) -> SafeString:
+        """Its tables' lines, one after the other (`TableLine.html`)."""
+        return mark_safe("".join(line.html for line in self.tables))  # each line escaped
 
 
 @compiled_once

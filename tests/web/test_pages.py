@@ -5,8 +5,10 @@ checked against the URL conf, so a new page without a row here fails
 tests/web/test_anonymous_posts.py posts to every URL anonymously, and tests/security reads the
 same table for what one club may do with another club's objects."""
 
+import re
+
 import pytest
-from django.urls import URLPattern, URLResolver, get_resolver, reverse
+from django.urls import URLPattern, URLResolver, get_resolver, resolve, reverse
 
 from club.audit import ClubVerb
 from club.models import CheckIn, Club, LoginLink, Player, Session
@@ -466,6 +468,17 @@ def test_home_shows_the_club_next_session_role_and_navigation(role, club, client
     assert ("Edit the house rules" in html) == (role == "organiser")
     assert ("Add a player" in html) == (role == "organiser")
     assert ("Open a session" in html) == (role == "organiser")
+
+
+@pytest.mark.parametrize("path", ["/", "/club/rules/", "/scoring/counter/"])
+def test_each_navigation_link_goes_to_its_page_and_marks_the_one_open(path, club, client_for):
+    html = client_for("organiser").get(path).content.decode()
+    nav = html.split('aria-label="Main"')[1].split("</nav>")[0]
+    links = re.findall(r'<li><a href="([^"]*)"( aria-current="page")?>([^<]*)</a></li>', nav)
+    assert [label for _, _, label in links] == ALL_NAV
+    assert [url for url, current, _ in links if current] == [path]
+    for url, _, label in links:
+        assert resolve(url), label
 
 
 def test_home_without_any_club_explains_what_to_do(client, db):

@@ -17,8 +17,8 @@ the ORM's terms.
 What a compiled read may not do, and is refused at its first call: take anything but ids (whole
 numbers), put an id anywhere but in a parameter (a slice's bounds are written into the SQL), or
 return anything but a queryset. A prefetch of related rows, if it has one, is built each time.
-Its SQL must not depend on anything else that can change
-while the process lives (the time zone, the date, a setting): it is compiled once.
+Its SQL must not depend on anything else that can change while the process lives (the time
+zone, the date, a setting): it is compiled once.
 """
 
 from __future__ import annotations
@@ -44,6 +44,7 @@ class _Kept:
     sql: str
     params: tuple  # the compiled parameters, a stand-in where an argument goes
     arguments: dict[int, int]  # parameter position -> argument position
+    count: int  # how many ids it reads by
 
 
 class CompiledRead:
@@ -60,6 +61,8 @@ class CompiledRead:
             if type(value) is not int:
                 raise TypeError(f"{self.__name__} reads by ids (whole numbers), not {value!r}.")
         kept = self.kept if self.kept is not None else self._compile(len(ids))
+        if len(ids) != kept.count:
+            raise TypeError(f"{self.__name__} reads by {kept.count} ids, not {len(ids)}.")
         params = list(kept.params)
         for position, argument in kept.arguments.items():
             params[position] = ids[argument]
@@ -91,7 +94,7 @@ class CompiledRead:
                     f"{self.__name__}'s argument {n + 1} must be a parameter of its statement "
                     "(a filter's value), not written into the SQL or left out."
                 )
-        self.kept = _Kept(queryset, compiler, sql, tuple(params), arguments)
+        self.kept = _Kept(queryset, compiler, sql, tuple(params), arguments, count)
         return self.kept
 
 

@@ -115,8 +115,12 @@ def test_its_statement_is_built_once_and_reads_rows_written_after_it():
 def test_what_it_cannot_keep_is_refused_at_its_first_call():
     session = SessionFactory()
 
+    read = compiled_once(checkins_by_name)
     with pytest.raises(TypeError, match="ids"):
-        compiled_once(checkins_by_name)(str(session.pk), session.club_id)
+        read(str(session.pk), session.club_id)
+    assert read(session.pk, session.club_id) == []
+    with pytest.raises(TypeError, match="2 ids, not 1"):
+        read(session.pk)
     sliced = compiled_once(lambda n: Player.objects.order_by("pk")[:-n])
     with pytest.raises(ImproperlyConfigured, match="parameter"):
         sliced(2)

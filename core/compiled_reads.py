@@ -24,6 +24,7 @@ zone, the date, a setting): it is compiled once.
 from __future__ import annotations
 
 import copy
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -53,8 +54,7 @@ class CompiledRead:
     def __init__(self, build: Callable[..., QuerySet]):
         self.build = build
         self.kept: _Kept | None = None
-        self.__doc__ = build.__doc__
-        self.__name__ = build.__name__
+        functools.update_wrapper(self, build)  # its name and docstring
 
     def __call__(self, *ids: int) -> list:
         for value in ids:

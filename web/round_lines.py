@@ -143,10 +143,8 @@ def session_round_lines(session) -> list[RoundLine]:
     rounds: dict[int, RoundLine] = {}
     games: dict[int, tuple[int, int, str, int | None]] = {}  # pk -> (round, table, status, side)
     seats: dict[int, list[tuple[int, str]]] = defaultdict(list)  # game -> (side, name)
-    # Every round with its games and their seats, by number, table and position.
-    for round_id, number, seed, game, table, status, forfeit_side, side, player, name in _seat_rows(
-        session.pk
-    ):
+    seat_rows = _seat_rows(session.pk)  # every round with its games and their seats
+    for round_id, number, seed, game, table, status, forfeit_side, side, player, name in seat_rows:
         if round_id not in rounds:
             rounds[round_id] = RoundLine(pk=round_id, number=number, seed=seed)
         if game is not None:

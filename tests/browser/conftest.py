@@ -32,7 +32,8 @@ def pytest_collection_modifyitems(items):
 
 
 @pytest.fixture(scope="session")
-def browser():
+def chromium():
+    """The run's chromium (one per worker process), started at the first test that needs it."""
     if not CHROMIUM.exists():
         reason = f"{CHROMIUM} is missing: install it with `apt-get install -y chromium`"
         if os.environ.get("PEGBOARD_REQUIRE_BROWSER") == "1":
@@ -50,6 +51,19 @@ def browser():
         yield browser
         browser.close()
     del os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"]
+
+
+@pytest.fixture
+def browser(chromium):
+    """The run's chromium for one test: every context (every phone, desk and TV) the test opens
+    is closed when it ends. A page left open would go on running its timers (the board's refresh,
+    a waiting post's retry) and holding a live server's request thread, and that thread's
+    database connection, for the rest of the run."""
+    before = set(chromium.contexts)
+    yield chromium
+    for context in chromium.contexts:
+        if context not in before:
+            context.close()
 
 
 @pytest.fixture

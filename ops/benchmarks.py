@@ -234,7 +234,10 @@ def migrated_database(folder: Path) -> Path:
     return database
 
 
-def build_history_database(folder: Path, *, years: int, players: int, seed: int) -> dict:
+def build_history_database(
+    folder: Path, *, years: int, players: int, seed: int, rounds: int | None = None
+) -> dict:
+    """A SQLite file with `seed_history`'s club in it (`rounds`: its default unless given)."""
     database = folder / f"history-{years}y.sqlite3"
     shutil.copyfile(migrated_database(folder), database)
     summary = json.loads(
@@ -243,6 +246,7 @@ def build_history_database(folder: Path, *, years: int, players: int, seed: int)
             f"--years={years}",
             f"--players={players}",
             f"--seed={seed}",
+            *([f"--rounds={rounds}"] if rounds else []),
             "--json",
             database=database,
         ).strip()
@@ -385,10 +389,17 @@ def throughput(database: Path | str, slug: str, *, slices: int = SLICES) -> dict
 
 
 def history_benchmarks(
-    *, years: tuple[int, int], players: int, seed: int, renders: int, slices: int = SLICES
+    *,
+    years: tuple[int, int],
+    players: int,
+    seed: int,
+    renders: int,
+    slices: int = SLICES,
+    rounds: int | None = None,
 ) -> dict:
-    """Seed both histories, time the pages on each, drive the larger under gunicorn, then time
-    its ratings (ops.ratings_bench)."""
+    """Seed both histories (`rounds` a settled session, unless seed_history's default), time
+    the pages on each, drive the larger under gunicorn, then time its ratings
+    (ops.ratings_bench)."""
     with tempfile.TemporaryDirectory(prefix="pegboard-bench-") as folder:
         # Production settings serve static files from the collected manifest.
         manage("collectstatic", "--noinput", "-v", "0", database=Path(folder) / "none.sqlite3")
@@ -396,7 +407,9 @@ def history_benchmarks(
         pages = {}
         for n in years:
             print(f"seeding {n} year(s) of history ...", file=sys.stderr)
-            built[n] = build_history_database(Path(folder), years=n, players=players, seed=seed)
+            built[n] = build_history_database(
+                Path(folder), years=n, players=players, seed=seed, rounds=rounds
+            )
             print(f"timing pages on {n} year(s) ...", file=sys.stderr)
             pages[n] = pages_in_child(Path(built[n]["database"]), renders)
         print("driving gunicorn ...", file=sys.stderr)

@@ -531,6 +531,7 @@ def test_the_history_as_exported_imports(monkeypatch, capsys, tmp_path, document
                 "--years=1",
                 "--players=4",
                 "--seed=5",
+                "--rounds=2",  # every kind of row a session holds, at a third of the games
                 f"--today={TODAY}",
                 "--slug=h",
                 "--json",

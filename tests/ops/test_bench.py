@@ -54,13 +54,15 @@ def test_bench_draw_times_only_the_draw():
 
 
 def test_the_history_benchmarks_run_end_to_end(monkeypatch, checkout_static_files):
-    """Two tiny histories seeded in child processes, the pages timed on each (the live board, its
-    refresh and a table's page among them), gunicorn driven: the machinery of `make bench`, not
-    its figures."""
+    """Two tiny histories seeded in child processes (one round a settled session), the pages
+    timed on each (the live board, its refresh and a table's page among them), gunicorn driven:
+    the machinery of `make bench`, not its figures."""
     if connection.vendor != "sqlite":
         pytest.skip("The benchmarks build SQLite files of their own: the SQLite run covers this.")
     monkeypatch.setattr(benchmarks, "SLICE_SECONDS", 0.3)
-    report = benchmarks.history_benchmarks(years=(1, 2), players=4, seed=1, renders=2, slices=1)
+    report = benchmarks.history_benchmarks(
+        years=(1, 2), players=4, seed=1, renders=2, slices=1, rounds=1
+    )
     one, two = report["history"]["1_year"], report["history"]["2_years"]
     assert 45 <= one["sessions"] < two["sessions"] <= 110
     assert two["settled"] == two["sessions"] - 1  # this morning's session is still open
@@ -86,10 +88,12 @@ def test_the_history_benchmarks_run_end_to_end(monkeypatch, checkout_static_file
     assert ratings["games"] == two["games"] - ratings["confirmations"] > 0
     assert ratings["rows"] >= 2 * ratings["games"]
     assert ratings["rebuild_seconds"] > 0 and ratings["rebuild_target_s"] == 60
-    assert ratings["confirmations"] == 2  # this morning's third round: two tables of two
+    # This morning's third round: one game confirmed at each of its tables (who came decides
+    # how many), and the same tables in each of its three rounds.
+    assert ratings["confirmations"] >= 1
     assert 0 < ratings["confirm_median_ms"] <= ratings["confirm_max_ms"]
     assert ratings["confirm_under_target"] == (ratings["confirm_max_ms"] < 200)
-    assert ratings["rated_games_this_morning"] == 6  # three rounds of two tables
+    assert ratings["rated_games_this_morning"] == 3 * ratings["confirmations"]
     held = targets({**fake_report(REFRESH), "ratings": ratings})
     assert held["rebuild_2_years_under_60_s"] == ratings["rebuild_under_target"]
     assert held["confirm_under_200_ms"] == ratings["confirm_under_target"]

@@ -358,7 +358,12 @@ def test_a_slug_already_taken_is_exit_code_2_and_builds_nothing(built):
 
 @pytest.mark.parametrize(
     "option, message",
-    [("--years=0", "--years: give 1 to 50 years."), ("--players=3", "--players: give 4 to 200")],
+    [
+        ("--years=0", "--years: give 1 to 50 years."),
+        ("--players=3", "--players: give 4 to 200"),
+        ("--rounds=7", "--rounds: give 1 to 6 rounds."),
+        ("--rounds=0", "--rounds: give 1 to 6 rounds."),
+    ],
 )
 def test_a_bad_number_is_exit_code_2(option, message):
     with pytest.raises(CommandError, match=message) as raised:

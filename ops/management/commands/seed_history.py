@@ -1,9 +1,10 @@
 """`manage.py seed_history --years 10 --players 40 --seed 1`: build a long club history.
 
 A club of its own (slug `history` unless `--slug` says otherwise) with `--years` years of weekly
-sessions played through the services (see ops.history). Prints what it built and how long it
-took; `--json` prints that as JSON (the benchmark reads it). A slug already taken or a bad number:
-a message on stderr and exit code 2.
+sessions played through the services (see ops.history), each settled session of six rounds
+(`--rounds` fewer: a cheaper history of the same length; this morning's session always has
+three). Prints what it built and how long it took; `--json` prints that as JSON (the benchmark
+reads it). A slug already taken or a bad number: a message on stderr and exit code 2.
 
 `--clubs 100 --years 2 --long-club-years 10`: many clubs in one database (ops.clubs_seed): the
 clubs `club-001` to `club-100` (`--prefix`), the first `--played-clubs` (1) played through the
@@ -22,7 +23,7 @@ from django.core.management.base import BaseCommand, CommandError
 from club.models import Session
 from games.models import Game
 from ops.clubs_seed import PREFIX, build_clubs
-from ops.history import build_history
+from ops.history import ROUNDS, build_history
 
 
 class Command(BaseCommand):
@@ -38,6 +39,12 @@ class Command(BaseCommand):
             type=dt.date.fromisoformat,
             default=None,
             help="the last meeting day is on or before this date (YYYY-MM-DD; default today)",
+        )
+        parser.add_argument(
+            "--rounds",
+            type=int,
+            default=ROUNDS,
+            help=f"rounds of each settled session (1 to {ROUNDS}: fewer build faster; {ROUNDS})",
         )
         parser.add_argument("--json", action="store_true", help="print the summary as JSON")
         many = parser.add_argument_group("many clubs")
@@ -64,12 +71,20 @@ class Command(BaseCommand):
             raise CommandError("--years: give 1 to 50 years.", returncode=2)
         if not 4 <= players <= 200:
             raise CommandError("--players: give 4 to 200 players.", returncode=2)
+        if not 1 <= options["rounds"] <= ROUNDS:
+            raise CommandError(f"--rounds: give 1 to {ROUNDS} rounds.", returncode=2)
         if options["clubs"] is not None or options["long_club_years"]:
             return self.many(years=years, players=players, seed=seed, today=today, **options)
         progress = None if options["json"] else self.stderr.write
         try:
             report = build_history(
-                years=years, players=players, seed=seed, slug=slug, today=today, progress=progress
+                years=years,
+                players=players,
+                seed=seed,
+                slug=slug,
+                today=today,
+                progress=progress,
+                rounds=options["rounds"],
             )
         except ValidationError as error:
             raise CommandError(" ".join(error.messages), returncode=2) from None

@@ -20,8 +20,10 @@ Terms:
   on its first run, row for row, timestamps included. On a database that is not fresh it runs the
   command, as the test would have.
 
-The tests of the command itself (tests/ops/test_demo.py, test_demo_season.py) run it; the tests
-that only read what it built take the snapshot like the others.
+The tests of the command itself (tests/ops/test_demo.py, the season's repeatability in
+test_demo_season.py) run it, and tests/test_demo_snapshot.py checks that a copy is what the
+command made; the tests that only read what it built (the season's figures among them) take the
+snapshot like the others.
 
 `built_once(kind, build)` does the same for any other world a test builds on a fresh database
 (the page crawl's, say): `build()` runs on the first call of the run, the rows it left and what it
@@ -74,9 +76,10 @@ def demo_kind(season: bool) -> str:
     return "demo-season" if season else "demo-no-season"
 
 
-def load_demo(*, season: bool = True) -> None:
-    """What `manage.py load_demo [--no-season]` leaves in the database (see the module's terms)."""
-    built_once(demo_kind(season), lambda: _run_command(season))
+def load_demo(*, season: bool = True) -> str:
+    """What `manage.py load_demo [--no-season]` leaves in the database (see the module's terms);
+    what it printed when it ran."""
+    return built_once(demo_kind(season), lambda: _run_command(season))
 
 
 def built_once(kind: str, build: Callable[[], Any]) -> Any:
@@ -128,8 +131,10 @@ def _write(path: Path | None, snapshot: Snapshot) -> None:
         partial.replace(path)  # whole or not there
 
 
-def _run_command(season: bool) -> None:
-    call_command("load_demo", season=season, stdout=io.StringIO())
+def _run_command(season: bool) -> str:
+    out = io.StringIO()
+    call_command("load_demo", season=season, stdout=out)
+    return out.getvalue()
 
 
 def _count(cursor, table: str) -> int:

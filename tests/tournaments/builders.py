@@ -14,6 +14,8 @@ import datetime as dt
 from django.utils import timezone
 
 from club import services as club_services
+from games import services as game_services
+from games.models import GameStatus
 from tests.tournaments.test_tournament_services import (
     enter,
     make_tournament,
@@ -28,14 +30,20 @@ from tournaments.models import Tournament
 def qualifying_played(
     club, organiser, confirmer, *, entrants: int, rounds: int, loser_score: int = 100, **changes
 ) -> Tournament:
-    """A tournament of `entrants` with `rounds` qualifying rounds drawn and every game played."""
+    """A tournament of `entrants` with `rounds` qualifying rounds drawn and every game played:
+    each round's scorecards typed in by `organiser` and confirmed by `confirmer` at once."""
     changes.setdefault("qualifying_games", rounds)
     tournament = make_tournament(club, organiser, **changes)
     enter(tournament, organiser, entrants)
     for number in range(rounds):
         round_ = services.qualifying_round_draw(tournament=tournament, actor=organiser, seed=number)
-        for game in round_.games.all():
-            play(game, organiser, confirmer, stronger(game), loser_score=loser_score)
+        scores = {}
+        for game in round_.games.filter(status=GameStatus.PLAYED).prefetch_related("seats"):
+            sides = {seat.player_id: seat.side for seat in game.seats.all()}
+            scores[game.table] = [loser_score] * len(set(sides.values()))
+            scores[game.table][sides[stronger(game)]] = 121
+        game_services.round_results_enter(round_=round_, actor=organiser, scores=scores)
+        game_services.round_results_confirm(round_=round_, actor=confirmer)
     return tournament
 
 

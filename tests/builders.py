@@ -2,7 +2,8 @@
 
 Terms: `run_session` opens a session, checks players in (paying their fees, and with the skunk
 bank on their skunk coins, unless told not to), draws rounds and enters and confirms every
-result, with scores from a seeded random source or a `scores(game)` function. `make_table`
+result (each round's scorecards typed in and confirmed at once: `type_in_round`), with scores
+from a seeded random source or a `scores(game)` function. `make_table`
 opens a session with one logged-in player per role and draws round 1: a single 2-player game
 (a *table*), its players and users listed by side. A `LinkTable` is such a game whose players
 have no logins: they play through its table link. `play_session` plays a session whose winners
@@ -54,17 +55,32 @@ def run_session(
         round_ = game_services.round_draw(
             session=session, actor=organiser, seed=rng.randrange(10**6)
         )
+        by_table = {}
         for game in round_.games.all():
             if scores is not None:
                 these = scores(game)
             else:
                 these = [rng.randint(40, 120) for _ in range(game.side_count)]
                 these[rng.randrange(game.side_count)] = 121
-            draft = game_services.result_enter(game=game, actor=organiser, scores=these)
-            game_services.result_confirm(result=draft, actor=confirmer)
+            by_table[game.table] = these
+        type_in_round(round_, organiser, confirmer, by_table)
     if pay and session.house_rules.skunk_bank:  # the skunked pay their coins at the table
         skunk_coins_collect(session=session, actor=organiser)
     return session
+
+
+def type_in_round(round_, organiser, confirmer, scores: dict) -> None:
+    """A round's scorecards (table number -> side scores) typed in by `organiser` and confirmed
+    by `confirmer` at once, as at the desk: one replay of the ratings for the round. A table
+    the confirmer plays at is left out of a whole round's confirmation, so its result is
+    confirmed on its own, as it is at the table."""
+    drafts = game_services.round_results_enter(round_=round_, actor=organiser, scores=scores)
+    confirmed = {
+        result.pk for result in game_services.round_results_confirm(round_=round_, actor=confirmer)
+    }
+    for draft in drafts:
+        if draft.pk not in confirmed:
+            game_services.result_confirm(result=draft, actor=confirmer)
 
 
 def play_session(
@@ -101,15 +117,15 @@ def play_session(
         )
         if claims is not None:
             claims(round_)
+        by_table = {}
         for game in round_.games.order_by("table"):
             seats = list(game.seats.order_by("side", "position"))
             winner = min(seats, key=lambda seat: ranking.index(seat.player)).player
             losing = 80 if winner in skunks else 50 if winner in double_skunks else 100
             sides = sorted({seat.side for seat in seats})
             won = next(seat.side for seat in seats if seat.player == winner)
-            scores = [121 if side == won else losing for side in sides]
-            draft = game_services.result_enter(game=game, actor=organiser, scores=scores)
-            game_services.result_confirm(result=draft, actor=confirmer)
+            by_table[game.table] = [121 if side == won else losing for side in sides]
+        type_in_round(round_, organiser, confirmer, by_table)
     if settle:
         session_settle(session=session, actor=organiser, seed=1)
         session.refresh_from_db()

@@ -153,6 +153,7 @@ def test_a_copy_into_a_taken_slug_fails_whole(built):
         (["--clubs=2", "--played-clubs=3"], "--played-clubs"),
         (["--clubs=2", "--years=3", "--long-club-years=2"], "--long-club-years"),
         (["--long-club-years=5"], "--long-club-years"),
+        (["--clubs=2", "--rounds=2"], "--rounds: one club's history only"),
     ],
 )
 def test_bad_options_are_exit_code_2(args, message):

@@ -43,7 +43,6 @@ class Command(BaseCommand):
         parser.add_argument(
             "--rounds",
             type=int,
-            default=ROUNDS,
             help=f"rounds of each settled session (1 to {ROUNDS}: fewer build faster; {ROUNDS})",
         )
         parser.add_argument("--json", action="store_true", help="print the summary as JSON")
@@ -71,9 +70,15 @@ class Command(BaseCommand):
             raise CommandError("--years: give 1 to 50 years.", returncode=2)
         if not 4 <= players <= 200:
             raise CommandError("--players: give 4 to 200 players.", returncode=2)
-        if not 1 <= options["rounds"] <= ROUNDS:
+        rounds = ROUNDS if options["rounds"] is None else options["rounds"]
+        if not 1 <= rounds <= ROUNDS:
             raise CommandError(f"--rounds: give 1 to {ROUNDS} rounds.", returncode=2)
         if options["clubs"] is not None or options["long_club_years"]:
+            if options["rounds"] is not None:
+                raise CommandError(
+                    f"--rounds: one club's history only (the clubs are played with {ROUNDS}).",
+                    returncode=2,
+                )
             return self.many(years=years, players=players, seed=seed, today=today, **options)
         progress = None if options["json"] else self.stderr.write
         try:
@@ -84,7 +89,7 @@ class Command(BaseCommand):
                 slug=slug,
                 today=today,
                 progress=progress,
-                rounds=options["rounds"],
+                rounds=rounds,
             )
         except ValidationError as error:
             raise CommandError(" ".join(error.messages), returncode=2) from None

@@ -4,10 +4,11 @@ paragraph's sentence excepted, WCAG 2.5.8's inline exception: tap_targets.js), a
 16 px.
 
 Terms: the world and its page patterns are tests/browser/crawl_world.py's. A role visits every
-pattern, whatever it answers (a 403 or 404 page is a page too; the login page a visitor is sent
-to is checked the first time only); a test per role collects every failure of every page and
-fails once with the list. `test_every_page_is_crawled` keeps the list whole: a new page (a URL
-name some role gets a 200 from in tests/web/test_pages.py) without a pattern here fails it.
+pattern, whatever it answers (a 403 or 404 page is a page too, checked the first time each role
+meets it, as is the login page a visitor is sent to); a test per role collects every failure of
+every page and fails once with the list. `test_every_page_is_crawled` keeps the list whole: a
+new page (a URL name some role gets a 200 from in tests/web/test_pages.py) without a pattern here
+fails it.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 PHONE = {"width": 390, "height": 844}
 SERIOUS = {"critical", "serious"}
+ERROR_PAGES = {403, 404}
 # What a page must not do on a phone, measured in the page: sideways scroll, small tap targets
 # (a link inside a paragraph's sentence is exempt), text under 16 px. Visually hidden text
 # (1 px boxes for screen readers) and SVG drawings are not text a person reads.
@@ -86,6 +88,7 @@ def crawl(
     faults, statuses = [], {}
     login = reverse("login")
     sent_to_login = False
+    errors_seen = set()
     try:
         log_in_as(page, base, role)
         for label, path in paths.items():
@@ -100,6 +103,12 @@ def crawl(
                 if sent_to_login:
                     continue
                 sent_to_login = True
+            if statuses[label] in ERROR_PAGES:
+                # A refusal is one template whatever was asked (templates/403.html, 404.html):
+                # each role's first one of each is checked.
+                if statuses[label] in errors_seen:
+                    continue
+                errors_seen.add(statuses[label])
             faults += check_page(page, axe, label)
             if large_type and statuses[label] == 200 and label not in OTHER_CLUBS_PAGES:
                 size = page.evaluate("getComputedStyle(document.documentElement).fontSize")

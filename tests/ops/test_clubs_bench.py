@@ -63,11 +63,44 @@ def test_a_plan_reading_a_big_table_whole_is_a_scan_across_clubs():
                 "Relation Name": "money_ledgerentry",
                 "Index Cond": "(club_id = 5)",
             },
+            # Another index, looked up by a value: the rows of one session of the club.
+            {
+                "Node Type": "Index Scan",
+                "Relation Name": "money_ledgerentry",
+                "Index Cond": "(session_id = 3)",
+                "Filter": "(club_id = 5)",
+            },
+            # MAX(id) of one club from the end of the id index, and a range of dates: every
+            # club's rows read, the club's kept by the filter.
+            {
+                "Node Type": "Index Scan",  # PostgreSQL says "Scan Direction": "Backward"
+                "Relation Name": "money_ledgerentry",
+                "Index Cond": "(id IS NOT NULL)",
+                "Filter": "(club_id = 51)",
+            },
+            {
+                "Node Type": "Index Only Scan",
+                "Relation Name": "games_game",
+                "Index Cond": "(created_at >= '2026-01-01')",
+                "Filter": "((club_id = 51) AND (state <> 'draft'))",
+            },
         ],
     }
     assert clubs_bench._across(plan, big) == [
         {"table": "games_game", "rows": 50_000, "node": "Seq Scan"},
         {"table": "money_ledgerentry", "rows": 90_000, "node": "Index Scan"},
+        {
+            "table": "money_ledgerentry",
+            "rows": 90_000,
+            "node": "Index Scan",
+            "filter": "(club_id = 51)",
+        },
+        {
+            "table": "games_game",
+            "rows": 50_000,
+            "node": "Index Only Scan",
+            "filter": "((club_id = 51) AND (state <> 'draft'))",
+        },
     ]
 
 
@@ -105,12 +138,15 @@ def clubs(django_db_setup, django_db_blocker):
             rounds=2,
             weeks_apart=8,
         )
+        with connection.cursor() as cursor:
+            cursor.execute("ANALYZE")  # fresh statistics, as the bench and autovacuum keep them
         yield
         transaction.set_rollback(True)
 
 
 @pytest.mark.postgres
 @on_postgresql
+@pytest.mark.django_db  # in a savepoint of the clubs' transaction; and run alone, a test database
 @pytest.mark.parametrize("page", ["session", "season_standings", "all_time", "player", "ledger"])
 def test_a_clubs_hot_queries_use_indexes_of_the_club_or_the_session(clubs, page, settings):
     requests = clubs_bench._requests("club-003")

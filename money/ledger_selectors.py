@@ -99,12 +99,13 @@ def _pot_sums(club) -> tuple[dict[str, int], int, int | None]:
 
 
 def _ledger_rows_seen(club) -> tuple[int, int | None]:
-    """How many ledger rows the club has and the newest one's id, in one query: the count over
-    an index, the newest from its end."""
+    """How many ledger rows the club has and the newest one's id, in one pass over the club's
+    rows in its index. (A `MAX(id)` of its own is read by PostgreSQL from the end of the whole
+    table's id index, dropping every later club's rows on the way: 94 ms for a club half-way
+    down a hundred.)"""
     table = connection.ops.quote_name(LedgerEntry._meta.db_table)
-    mine = f"FROM {table} WHERE club_id = %s"
     with connection.cursor() as cursor:
-        cursor.execute(f"SELECT (SELECT COUNT(*) {mine}), (SELECT MAX(id) {mine})", [club.pk] * 2)
+        cursor.execute(f"SELECT COUNT(*), MAX(id) FROM {table} WHERE club_id = %s", [club.pk])
         rows, newest = cursor.fetchone()
     return rows, newest
 

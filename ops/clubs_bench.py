@@ -15,8 +15,8 @@ Terms:
   rows, an index scan of one without an index condition (the whole index read), or an index
   scan of one with no value to look up (`id IS NOT NULL`, a range) that keeps the club's rows
   by a filter (its `filter`): work that grows with the number of clubs instead of with the
-  club's own rows. The planner's statistics
-  are fresh (ANALYZE after seeding), as autovacuum keeps them on a live site.
+  club's own rows. The planner's statistics are fresh (ANALYZE after seeding), as autovacuum
+  keeps them on a live site.
 - throughput: ops.benchmarks.throughput (gunicorn, 8 clients) against the bench database, the
   long club as the site's default club.
   A scan across clubs is explained again with sequential scans off: a sequential scan still
@@ -190,8 +190,9 @@ def explain_page(client: Client, url: str, big: dict[str, int]) -> dict:
         found = _scans(sql, params, big)
         scans += [scan | {"sql": sql[:160]} for scan in found]
         if found:
-            # Would an index serve it? Asked again with sequential scans off: one still
-            # planned has no index that starts with what the query filters on.
+            # Would an index serve it? Asked again with sequential scans off: a sequential
+            # scan still planned has no index that starts with what the query filters on, an
+            # index scan still filtering the club row by row none that answers it as asked.
             kept = _scans(sql, params, big, seqscan=False)
             without_index += [
                 scan | {"sql": sql[:160]}

@@ -170,17 +170,27 @@ def _club_row_by_row(plan: dict) -> bool:
     return "club_id" in plan.get("Filter", "") and not EQUALITY.search(plan["Index Cond"])
 
 
-def explain_page(client: Client, url: str, big: dict[str, int]) -> dict:
-    """Every SELECT one render of `url` makes, explained: how many, and the scans across clubs
-    (with the start of their SQL)."""
-    queries = []
+def statements_made(call) -> list[tuple[str, object]]:
+    """Every statement `call()` sends to the database, with its parameters."""
+    made = []
 
     def keep(execute, sql, params, many, context):
-        queries.append((sql, params))
+        made.append((sql, params))
         return execute(sql, params, many, context)
 
     with connection.execute_wrapper(keep):
-        client.get(url)
+        call()
+    return made
+
+
+def explain_page(client: Client, url: str, big: dict[str, int]) -> dict:
+    """Every SELECT one render of `url` makes, explained (`explain`)."""
+    return explain(statements_made(lambda: client.get(url)), big)
+
+
+def explain(queries: list[tuple[str, object]], big: dict[str, int]) -> dict:
+    """The SELECTs among `queries` explained: how many, and the scans across clubs (with the
+    start of their SQL)."""
     scans, without_index = [], []
     explained = 0
     for sql, params in queries:

@@ -87,8 +87,7 @@ def crawl(
     axe = Axe(axe_script="void 0")
     faults, statuses = [], {}
     login = reverse("login")
-    sent_to_login = False
-    errors_seen = set()
+    checked_once = set()  # the kinds of page checked the first time only
     try:
         log_in_as(page, base, role)
         for label, path in paths.items():
@@ -97,18 +96,17 @@ def crawl(
             if response is None or response.status >= 500:
                 faults.append(f"{label}: answered {statuses[label]}")
                 continue
+            # A member's page sends a visitor to the login page: the same page each time (but
+            # for where it leads back to). A refusal is one template whatever was asked
+            # (templates/403.html, 404.html). Each role checks its first of each.
             if page.url.split("?")[0] == base + login and not path.startswith(login):
-                # A member's page sends a visitor to the login page: the same page each time
-                # (but for where it leads back to), checked the first time.
-                if sent_to_login:
+                once = "sent to log in"
+            else:
+                once = statuses[label] if statuses[label] in ERROR_PAGES else None
+            if once is not None:
+                if once in checked_once:
                     continue
-                sent_to_login = True
-            if statuses[label] in ERROR_PAGES:
-                # A refusal is one template whatever was asked (templates/403.html, 404.html):
-                # each role's first one of each is checked.
-                if statuses[label] in errors_seen:
-                    continue
-                errors_seen.add(statuses[label])
+                checked_once.add(once)
             faults += check_page(page, axe, label)
             if large_type and statuses[label] == 200 and label not in OTHER_CLUBS_PAGES:
                 size = page.evaluate("getComputedStyle(document.documentElement).fontSize")

@@ -39,8 +39,8 @@ CACHES = {"default": {"BACKEND": LOCAL_BACKEND}}
 
 PASSWORD_HASHERS = [
     "django.contrib.auth.hashers.MD5PasswordHasher",
-    # Still able to check the demo fixture's passwords.
-    "django.contrib.auth.hashers.PBKDF2PasswordHasher",
+    # Still able to check the demo fixture's passwords (config/test_hashers.py).
+    "config.test_hashers.RememberingPBKDF2PasswordHasher",
 ]
 
 _database = DATABASES["default"]

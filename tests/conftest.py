@@ -18,6 +18,7 @@ import datetime as dt
 import fcntl
 import hashlib
 import tempfile
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from unittest import mock
@@ -109,6 +110,29 @@ def link_table(db):
     return LinkTable()
 
 
+class FreshObjects(Mapping):
+    """{name: object} of {name: (model, id)}, each object read from the database the first time
+    it is asked for, and kept."""
+
+    def __init__(self, ids: dict):
+        self._ids, self._read = ids, {}
+
+    def __getitem__(self, key):
+        if key not in self._read:
+            model, pk = self._ids[key]
+            self._read[key] = model.objects.get(pk=pk)
+        return self._read[key]
+
+    def __contains__(self, key) -> bool:
+        return key in self._ids
+
+    def __iter__(self):
+        return iter(self._ids)
+
+    def __len__(self) -> int:
+        return len(self._ids)
+
+
 @dataclass(frozen=True)
 class PageWorld:
     """`club` and `other_club` of the page tests, each with the objects their URLs name
@@ -132,9 +156,10 @@ class PageWorld:
 
         return Club.objects.get(pk=self.other_club)
 
-    def fresh_objects(self) -> dict:
-        """The first club's objects read afresh, so no test sees what another changed in memory."""
-        return {key: model.objects.get(pk=pk) for key, (model, pk) in self.objects.items()}
+    def fresh_objects(self) -> Mapping:
+        """The first club's objects read afresh, so no test sees what another changed in memory:
+        each read when first asked for (a URL names one or two of them)."""
+        return FreshObjects(self.objects)
 
     def login(self, column: str):
         return get_user_model().objects.get(pk=self.logins[column])

@@ -6,6 +6,7 @@ tests/web/test_anonymous_posts.py posts to every URL anonymously, and tests/secu
 same table for what one club may do with another club's objects."""
 
 import re
+from collections.abc import Mapping
 
 import pytest
 from django.urls import URLPattern, URLResolver, get_resolver, resolve, reverse
@@ -291,14 +292,13 @@ def club_objects(club: Club) -> dict:
     }
 
 
-def url_for(name: str, club: Club, objects: dict | None = None) -> str:
+def url_for(name: str, club: Club, objects: Mapping | None = None) -> str:
     """The URL of `name` with `objects` of `club` (`club_objects`, made here when not given;
     a tournament's too for its pages) filling its parameters. One-time links are made here."""
     if objects is None:
         objects = club_objects(club)
         if name.startswith("tournaments:"):
             objects |= tournament_objects(club)
-    proposal, dispute = objects["proposal"], objects["dispute"]
     pattern = dict(named_urls())[name]
     kwargs = {}
     for key in pattern.pattern.converters:
@@ -315,9 +315,9 @@ def url_for(name: str, club: Club, objects: dict | None = None) -> str:
         elif key == "token":  # a table's link
             kwargs[key] = objects["game"].table_token
         elif key == "key" and name.startswith("accept_link"):  # a proposal's acceptance link
-            kwargs[key] = accept_link(proposal)
+            kwargs[key] = accept_link(objects["proposal"])
         elif key == "key":  # a live one-time player link: a bystander named judge
-            kwargs[key] = name_a_judge(dispute)
+            kwargs[key] = name_a_judge(objects["dispute"])
         elif key in objects:
             kwargs[key] = objects[key].pk
         else:

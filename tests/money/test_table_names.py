@@ -11,8 +11,6 @@ Terms:
   reopened) take ids after every id written before it, and their foreign keys hold.
 """
 
-import io
-
 import pytest
 from django.core.management import call_command
 from django.db import connection
@@ -22,6 +20,7 @@ from club.models import Club, Session, SessionState
 from money.models import LedgerEntry, Payout, Settlement, SkunkCoin
 from money.services import session_reopen, session_settle
 from tests.builders import run_session
+from tests.demo_snapshot import load_demo
 from tests.factories import ClubFactory, UserFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -105,7 +104,7 @@ def test_the_money_models_have_money_tables():
 
 
 def test_a_database_made_before_the_rename_keeps_every_row_and_goes_on_counting(migrated_back):
-    call_command("load_demo", stdout=io.StringIO())
+    load_demo()
     demo = Club.objects.get()
     today = schema(NEW_TABLES)
     rows = money_rows()

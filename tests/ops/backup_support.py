@@ -36,6 +36,7 @@ from ops.backup_signature import sign_text
 from ops.demo import build_demo_season
 from scoring.models import Dispute, RulingDecision
 from scoring.services import dispute_appeal, dispute_rule
+from tests.demo_snapshot import built_once
 from tests.factories import ClubFactory, PlayerFactory, UserFactory
 from web.role_groups import sync_roles
 
@@ -122,7 +123,12 @@ def build_history() -> Club:
     """The demo club with a short season, then a reopened and resettled session with an appeal
     ruled finally by the second judge and a wrong table PIN typed, table cards made and made
     new (the old ones kept, retired), a login with an e-mail address, and a second club and a
-    login the backup must leave out."""
+    login the backup must leave out. Built through the services once per run, its rows copied
+    back after that (tests/demo_snapshot.py `built_once`)."""
+    return Club.objects.get(pk=built_once("backup-history", _build_history))
+
+
+def _build_history() -> int:
     call_command("load_demo", season=False, stdout=io.StringIO())
     club = Club.objects.get(slug=SLUG)
     assert build_demo_season(club=club, seed=11, today=TODAY, sessions=3) == 3
@@ -157,7 +163,7 @@ def build_history() -> Club:
     PlayerFactory(club=other, user=outsider, display_name="Otto Outsider")
     session_open(club=other, actor=outsider, date=TODAY)
     audit_record(actor=None, action=ClubVerb.CLUB_CREATED, obj=other, club=other)
-    return club
+    return club.pk
 
 
 # --- Reading and writing an edited document ----------------------------------------------------

@@ -124,7 +124,8 @@ def build_history() -> Club:
     ruled finally by the second judge and a wrong table PIN typed, table cards made and made
     new (the old ones kept, retired), a login with an e-mail address, and a second club and a
     login the backup must leave out. Built through the services once per run, its rows copied
-    back after that (tests/demo_snapshot.py `built_once`)."""
+    back after that (tests/demo_snapshot.py `built_once`): every unique name it gives the
+    factories is its own, so no factory's counter stands behind a copied row."""
     return Club.objects.get(pk=built_once("backup-history", _build_history))
 
 

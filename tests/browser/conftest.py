@@ -1,7 +1,9 @@
 """Browser tests: Python Playwright driving Debian's chromium against pytest-django's live server.
 
 Terms: without /usr/bin/chromium the tests skip and say why; with PEGBOARD_REQUIRE_BROWSER=1 (CI)
-a missing browser fails the run instead. Screenshots go to .artifacts/ (ignored by git). A test
+a missing browser fails the run instead. Screenshots, for a person to look at (no test reads
+one), go to .artifacts/ (ignored by git) when PEGBOARD_SHOTS=1: a page's whole length costs a
+tenth of a second or more to take, and the suite took a hundred and sixty of them. A test
 that starts from the demo club calls `tests.demo_snapshot.load_demo`, which builds it once per run
 and copies it back for the next test, instead of `call_command("load_demo")`.
 """
@@ -14,6 +16,7 @@ import pytest
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = Path(__file__).resolve().parents[2] / ".artifacts"
+SHOTS = os.environ.get("PEGBOARD_SHOTS") == "1"
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -75,16 +78,20 @@ def page(browser):
     context.close()
 
 
+def keep_shot(target, name: str, *, full_page: bool = True) -> None:
+    """A screenshot of `target` (a page; an element's locator with full_page=False) as
+    .artifacts/NAME.png, for a person to look at, when PEGBOARD_SHOTS=1 (see the module's terms)."""
+    if not SHOTS:
+        return
+    ARTIFACTS.mkdir(exist_ok=True)
+    whole = {"full_page": True} if full_page else {}  # a locator takes no full_page
+    target.screenshot(path=str(ARTIFACTS / f"{name}.png"), **whole)
+
+
 @pytest.fixture
 def screenshot():
-    ARTIFACTS.mkdir(exist_ok=True)
-
-    def take(page, name: str) -> Path:
-        path = ARTIFACTS / f"{name}.png"
-        page.screenshot(path=str(path), full_page=True)
-        return path
-
-    return take
+    """take(page, name): the page's whole length as .artifacts/NAME.png (`keep_shot`)."""
+    return keep_shot
 
 
 def go_to(page, link: str) -> None:

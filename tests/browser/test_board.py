@@ -4,19 +4,17 @@ Content-Security-Policy; while nothing changes its refreshes swap nothing; on a 
 stack and a refresh keeps the scroll position. Screenshots: .artifacts/board-*.png."""
 
 import time
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
 from games import services as game_services
+from tests.browser.conftest import keep_shot
 from tests.browser.test_csp import RECORD_VIOLATIONS
 from tests.web.test_board import Morning
 from web.board import REFRESH_SECONDS
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-ARTIFACTS = Path(__file__).resolve().parents[2] / ".artifacts"
 
 # Counts every change of what the board shows from now on (htmx's own classes on the polling
 # element, htmx-request while a refresh is under way, are not what the board shows).
@@ -100,7 +98,7 @@ def test_a_result_confirmed_while_the_board_is_open_appears_without_a_reload(
     # The TV's own view (no scrolling): everything fits the screen.
     height = page.evaluate("document.documentElement.scrollHeight")
     assert height <= 1080, f"the board is {height}px tall on a 1920×1080 screen"
-    page.screenshot(path=str(ARTIFACTS / "board-tv-1920-screen.png"))
+    keep_shot(page, "board-tv-1920-screen", full_page=False)
 
     assert page.evaluate("window.__cspViolations") == []
     assert not [line for line in console if "Content Security Policy" in line], console

@@ -21,7 +21,7 @@ from club import services as club_services
 from club.models import CheckIn
 from games import services as game_services
 from games.models import Game, GameStatus, Seat
-from tests.browser.conftest import ARTIFACTS
+from tests.browser.conftest import keep_shot
 from tests.factories import PASSWORD, ClubFactory, PlayerFactory, UserFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -32,9 +32,8 @@ TAP_TARGETS = (Path(__file__).parent / "tap_targets.js").read_text()
 
 
 def shoot(locator, name: str) -> None:
-    """The element's screenshot, into .artifacts/."""
-    ARTIFACTS.mkdir(exist_ok=True)
-    locator.screenshot(path=str(ARTIFACTS / f"{name}.png"))
+    """The element's screenshot, into .artifacts/ (`keep_shot`)."""
+    keep_shot(locator, name, full_page=False)
 
 
 def phone_faults(page, width: int) -> list[str]:

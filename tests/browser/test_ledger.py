@@ -10,7 +10,7 @@ from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
 from money.models import LedgerEntry
-from tests.browser.conftest import ARTIFACTS, go_to
+from tests.browser.conftest import go_to, keep_shot
 from tests.demo_snapshot import load_demo
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -40,9 +40,9 @@ def test_an_organiser_pages_filters_and_downloads_the_ledger(
     # No sideways scrolling of the page itself on a phone: the table scrolls in its box.
     assert page.evaluate("document.documentElement.scrollWidth") <= width
     screenshot(page, f"ledger-{width}")
-    page.screenshot(path=str(ARTIFACTS / f"ledger-{width}-first-screen.png"))  # what one sees
+    keep_shot(page, f"ledger-{width}-first-screen", full_page=False)  # what one sees
     page.get_by_test_id("ledger").scroll_into_view_if_needed()
-    page.screenshot(path=str(ARTIFACTS / f"ledger-{width}-table-screen.png"))
+    keep_shot(page, f"ledger-{width}-table-screen", full_page=False)
 
     player = page.get_by_label("Player")
     name = player.locator("option").nth(1).inner_text().strip()

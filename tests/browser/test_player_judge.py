@@ -17,7 +17,7 @@ from playwright.sync_api import expect
 from games import services as game_services
 from games.models import ResultState
 from scoring import services as scoring_services
-from tests.browser.conftest import ARTIFACTS, log_in
+from tests.browser.conftest import keep_shot, log_in
 from tests.builders import make_table
 from tests.factories import PASSWORD, CheckInFactory, ClubFactory
 
@@ -25,10 +25,9 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def shoot(page, name: str) -> None:
-    ARTIFACTS.mkdir(exist_ok=True)
     for width in (390, 1366):
         page.set_viewport_size({"width": width, "height": 900})
-        page.screenshot(path=str(ARTIFACTS / f"judging-{name}-{width}.png"), full_page=True)
+        keep_shot(page, f"judging-{name}-{width}")
 
 
 def own_table():

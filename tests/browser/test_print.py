@@ -29,7 +29,7 @@ from club import services as club_services
 from club.models import Club, Session
 from games import services as game_services
 from money.services import session_settle
-from tests.browser.conftest import ARTIFACTS, log_in
+from tests.browser.conftest import ARTIFACTS, keep_shot, log_in
 from tests.browser.crawl_world import PASSWORD, build_world
 from tests.builders import run_session
 from tests.factories import PlayerFactory
@@ -84,7 +84,7 @@ def print_sheets(page, base: str, path: str, name: str) -> dict:
     for paper, (width, height) in PAPERS.items():
         area = {"width": round((width - 2 * MARGIN_MM) * MM), "height": round((height - 24) * MM)}
         page.set_viewport_size(area)
-        page.screenshot(path=str(ARTIFACTS / f"print-{name}-{paper}.png"), full_page=True)
+        keep_shot(page, f"print-{name}-{paper}")
         pdf = page.pdf(format=paper)
         (ARTIFACTS / f"print-{name}-{paper}.pdf").write_bytes(pdf)
         assert pdf_pages(pdf) == 1, f"{name} prints on {pdf_pages(pdf)} sheets of {paper}"

@@ -15,7 +15,7 @@ import pytest
 from django.urls import reverse
 
 from club.models import Club
-from tests.browser.conftest import ARTIFACTS
+from tests.browser.conftest import ARTIFACTS, keep_shot
 from tests.tournaments.builders import closed, playoff_games_played
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -41,7 +41,7 @@ def shots(browser, url: str, name: str) -> bytes:
         context = browser.new_context(viewport=viewport)
         page = context.new_page()
         page.goto(url)
-        page.screenshot(path=str(ARTIFACTS / f"bracket-{name}-{label}.png"), full_page=True)
+        keep_shot(page, f"bracket-{name}-{label}")
         if label == "390":
             measured = page.evaluate(MEASURE)
             assert measured["width"] <= PHONE["width"], f"{name} is wider than a 390 px phone"
@@ -51,7 +51,7 @@ def shots(browser, url: str, name: str) -> bytes:
     page = context.new_page()
     page.goto(url)
     page.emulate_media(media="print")
-    page.screenshot(path=str(ARTIFACTS / f"bracket-{name}-print.png"), full_page=True)
+    keep_shot(page, f"bracket-{name}-print")
     pdf = page.pdf(prefer_css_page_size=True, print_background=False)
     (ARTIFACTS / f"bracket-{name}.pdf").write_bytes(pdf)
     context.close()
@@ -83,5 +83,5 @@ def test_the_bracket_fits_its_sheets_and_a_phone(
     board = context.new_page()
     board.goto(live_server.url + reverse("web:board", args=[tournament.session_id]))
     assert board.get_by_test_id("board-tournament").is_visible()
-    board.screenshot(path=str(ARTIFACTS / f"bracket-{qualifiers}-board.png"), full_page=True)
+    keep_shot(board, f"bracket-{qualifiers}-board")
     context.close()

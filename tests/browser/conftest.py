@@ -3,7 +3,7 @@
 Terms: without /usr/bin/chromium the tests skip and say why; with PEGBOARD_REQUIRE_BROWSER=1 (CI)
 a missing browser fails the run instead. Screenshots, for a person to look at (no test reads
 one), go to .artifacts/ (ignored by git) when PEGBOARD_SHOTS=1: a page's whole length costs a
-tenth of a second or more to take, and the suite asks for about a hundred and sixty. A test
+tenth of a second or more to take (docs/decisions/ci-and-tests.md). A test
 that starts from the demo club calls `tests.demo_snapshot.load_demo`, which builds it once per run
 and copies it back for the next test, instead of `call_command("load_demo")`.
 """

@@ -1,11 +1,11 @@
 """Browser tests: Python Playwright driving Debian's chromium against pytest-django's live server.
 
 Terms: without /usr/bin/chromium the tests skip and say why; with PEGBOARD_REQUIRE_BROWSER=1 (CI)
-a missing browser fails the run instead. Screenshots, for a person to look at (no test reads
-one), go to .artifacts/ (ignored by git) when PEGBOARD_SHOTS=1: a page's whole length costs a
-tenth of a second or more to take (docs/decisions/ci-and-tests.md). A test
-that starts from the demo club calls `tests.demo_snapshot.load_demo`, which builds it once per run
-and copies it back for the next test, instead of `call_command("load_demo")`.
+a missing browser fails the run instead. Screenshots and printed pages' PDFs, for a person to
+look at (no test reads the file), go to .artifacts/ (ignored by git) when PEGBOARD_SHOTS=1: a
+page's whole length costs a tenth of a second or more to take (docs/decisions/ci-and-tests.md).
+A test that starts from the demo club calls `tests.demo_snapshot.load_demo`, which builds it
+once per run and copies it back for the next test, instead of `call_command("load_demo")`.
 """
 
 import os
@@ -78,14 +78,34 @@ def page(browser):
     context.close()
 
 
-def keep_shot(target, name: str, *, full_page: bool = True) -> None:
+def keep_shot(target, name: str, *, full_page: bool = True, asked: bool = SHOTS) -> None:
     """A screenshot of `target` (a page; an element's locator with full_page=False) as
-    .artifacts/NAME.png, for a person to look at, when PEGBOARD_SHOTS=1 (see the module's terms)."""
+    .artifacts/NAME.png, for a person to look at, when PEGBOARD_SHOTS=1 (or `asked`: see the
+    module's terms)."""
+    if not asked:
+        return
+    whole = {"full_page": True} if full_page else {}  # a locator takes no full_page
+    target.screenshot(path=str(artifact(f"{name}.png")), **whole)
+
+
+def keep_file(name: str, data: bytes | str) -> None:
+    """A printed page's PDF or a page's measures as .artifacts/NAME, for a person to look at,
+    when PEGBOARD_SHOTS=1: the tests check the bytes they were given, never the file."""
     if not SHOTS:
         return
-    ARTIFACTS.mkdir(exist_ok=True)
-    whole = {"full_page": True} if full_page else {}  # a locator takes no full_page
-    target.screenshot(path=str(ARTIFACTS / f"{name}.png"), **whole)
+    path = artifact(name)
+    if isinstance(data, str):
+        path.write_text(data)
+    else:
+        path.write_bytes(data)
+
+
+def artifact(name: str) -> Path:
+    """Where .artifacts/NAME goes, its folder made: a test run on a fresh clone has none, and
+    which test writes first depends on how the run is shared between workers."""
+    path = ARTIFACTS / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return path
 
 
 @pytest.fixture

@@ -23,7 +23,7 @@ from axe_playwright_python.sync_playwright import Axe
 from django.urls import reverse
 
 from club.models import Club
-from tests.browser.conftest import ARTIFACTS, log_in
+from tests.browser.conftest import keep_shot, log_in
 from tests.browser.crawl_world import (
     LOGINS,
     NOT_CRAWLED,
@@ -43,7 +43,7 @@ ERROR_PAGES = {403, 404}
 # (a link inside a paragraph's sentence is exempt), text under 16 px. Visually hidden text
 # (1 px boxes for screen readers) and SVG drawings are not text a person reads.
 # PEGBOARD_CRAWL_SHOTS=1 keeps a full-page screenshot of every page visited, in .artifacts/crawl/.
-SHOTS = ARTIFACTS / "crawl" if os.environ.get("PEGBOARD_CRAWL_SHOTS") == "1" else None
+SHOTS = os.environ.get("PEGBOARD_CRAWL_SHOTS") == "1"
 MEASURE = (Path(__file__).parent / "measure.js").read_text()
 TAP_TARGETS = (Path(__file__).parent / "tap_targets.js").read_text()
 
@@ -112,10 +112,8 @@ def crawl(
                 size = page.evaluate("getComputedStyle(document.documentElement).fontSize")
                 if size != "20px":
                     faults.append(f"{label}: large type is {size}, not 20px")
-            if SHOTS:
-                SHOTS.mkdir(parents=True, exist_ok=True)
-                name = label.replace(":", "-").replace("@", "-").replace("/", "_")
-                page.screenshot(path=str(SHOTS / f"{role}-{name}.png"), full_page=True)
+            name = label.replace(":", "-").replace("@", "-").replace("/", "_")
+            keep_shot(page, f"crawl/{role}-{name}", asked=SHOTS)
     finally:
         context.close()
     return faults, statuses

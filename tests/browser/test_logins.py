@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 
 from club.models import LoginLink, Player
 from club.services import player_create
-from tests.browser.conftest import ARTIFACTS
+from tests.browser.conftest import keep_file
 from web.role_groups import sync_roles
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -94,7 +94,7 @@ def test_an_organiser_hands_a_player_a_login_on_a_phone(
     page.emulate_media(media="print")
     screenshot(page, "logins-player-login-print")
     pdf = page.pdf(format="A4")  # in print media, as emulated
-    (ARTIFACTS / "logins-handover.pdf").write_bytes(pdf)
+    keep_file("logins-handover.pdf", pdf)
     page.emulate_media(media="screen")
     assert len(re.findall(rb"/Type\s*/Page[^s]", pdf)) == 1
 

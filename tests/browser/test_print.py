@@ -7,8 +7,8 @@ Terms: *sheet* is one page of the PDF Chromium prints (`page.pdf`, the page's ow
 of 12 mm); *page area* the sheet inside those margins, which is the viewport each print-media
 screenshot is taken at (Letter 192 x 255 mm, A4 186 x 273 mm), so the screenshot shows what lands
 on the sheet. Screenshots (`print-<page>-<paper>.png`), PDFs and what was measured
-(`print-<page>.json`) go to .artifacts/. The organiser logs in through the login page and sees
-the chart with its table links' QR codes.
+(`print-<page>.json`) go to .artifacts/ when PEGBOARD_SHOTS=1. The organiser logs in through
+the login page and sees the chart with its table links' QR codes.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from club import services as club_services
 from club.models import Club, Session
 from games import services as game_services
 from money.services import session_settle
-from tests.browser.conftest import ARTIFACTS, keep_shot, log_in
+from tests.browser.conftest import keep_file, keep_shot, log_in
 from tests.browser.crawl_world import PASSWORD, build_world
 from tests.builders import run_session
 from tests.factories import PlayerFactory
@@ -86,7 +86,7 @@ def print_sheets(page, base: str, path: str, name: str) -> dict:
         page.set_viewport_size(area)
         keep_shot(page, f"print-{name}-{paper}")
         pdf = page.pdf(format=paper)
-        (ARTIFACTS / f"print-{name}-{paper}.pdf").write_bytes(pdf)
+        keep_file(f"print-{name}-{paper}.pdf", pdf)
         assert pdf_pages(pdf) == 1, f"{name} prints on {pdf_pages(pdf)} sheets of {paper}"
         measured[paper] = page.evaluate(MEASURE)
         measured[paper]["sheets"] = pdf_pages(pdf)
@@ -98,7 +98,7 @@ def print_sheets(page, base: str, path: str, name: str) -> dict:
         assert abs(edges["footer"] - edges["content"]) < 0.5, (name, paper, edges)
     page.emulate_media(media="screen")
     page.set_viewport_size({"width": 1280, "height": 900})
-    (ARTIFACTS / f"print-{name}.json").write_text(json.dumps(measured, indent=1))
+    keep_file(f"print-{name}.json", json.dumps(measured, indent=1))
     return measured
 
 
@@ -124,7 +124,6 @@ MEASURE = """() => {
 @pytest.fixture
 def organiser_browser(browser, live_server):
     """Logs the organiser in, in a desktop browser, once the test's world is built."""
-    ARTIFACTS.mkdir(exist_ok=True)
     context = browser.new_context(viewport={"width": 1280, "height": 900})
 
     def log_in_page():

@@ -16,7 +16,7 @@ from playwright.sync_api import expect
 
 from games import services as game_services
 from games.models import Game, ResultState
-from tests.browser.conftest import ARTIFACTS
+from tests.browser.conftest import keep_file
 from tests.browser.test_csp import RECORD_VIOLATIONS
 from tests.browser.test_table_link import (
     CM,
@@ -78,11 +78,11 @@ def test_a_card_printed_once_opens_each_rounds_game(browser, live_server, screen
     )
     assert number_pt >= 90
     for paper in ("A4", "Letter"):
-        pdf = ARTIFACTS / f"table-cards-{paper}.pdf"
         margin = dict.fromkeys(("top", "right", "bottom", "left"), "12mm")
-        desk.pdf(path=str(pdf), format=paper, print_background=True, margin=margin)
+        pdf = desk.pdf(format=paper, print_background=True, margin=margin)
+        keep_file(f"table-cards-{paper}.pdf", pdf)
         # Four cards, two to a sheet: two pages.
-        pages = re.findall(rb"/Type\s*/Page[^s]", pdf.read_bytes())
+        pages = re.findall(rb"/Type\s*/Page[^s]", pdf)
         assert len(pages) == 2, paper
     desk.emulate_media(media="screen")
     desk.set_viewport_size({"width": 390, "height": 844})

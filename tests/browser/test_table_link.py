@@ -21,7 +21,7 @@ from club import services as club_services
 from club.services import pins
 from games import services as game_services
 from games.models import Game, ResultState
-from tests.browser.conftest import ARTIFACTS
+from tests.browser.conftest import keep_file
 from tests.browser.test_csp import RECORD_VIOLATIONS
 from tests.factories import PASSWORD, ClubFactory, PlayerFactory, UserFactory
 
@@ -82,18 +82,17 @@ def phone(browser):
 
 
 def print_chart(page, name: str, screenshot, names_pt: float = 16) -> None:
-    """The chart as printed: a print-media screenshot and a PDF on Letter and on A4 (with a PNG
-    of each PDF page when poppler's pdftoppm is installed, to look at). Its names at least
-    `names_pt` (smaller as a chart has more tables: tests/browser/test_print.py)."""
+    """The chart as printed: a print-media screenshot and a PDF on Letter and on A4. Its names
+    at least `names_pt` (smaller as a chart has more tables: tests/browser/test_print.py)."""
     page.emulate_media(media="print")
     expect(page.get_by_test_id("local-only")).to_be_hidden()
     screenshot(page, f"{name}-print")
     for paper in ("Letter", "A4"):
-        pdf = ARTIFACTS / f"{name}-{paper}.pdf"
         # The margins a browser's print dialog gives by default (about 1 cm).
         margin = dict.fromkeys(("top", "right", "bottom", "left"), "12mm")
-        page.pdf(path=str(pdf), format=paper, print_background=True, margin=margin)
-        assert pdf.read_bytes().startswith(b"%PDF")
+        pdf = page.pdf(format=paper, print_background=True, margin=margin)
+        keep_file(f"{name}-{paper}.pdf", pdf)
+        assert pdf.startswith(b"%PDF")
     # QR codes at least 3 cm and names readable from a wall, as printed.
     sizes = page.eval_on_selector_all(
         ".seat-card__code svg", "els => els.map(e => e.getBoundingClientRect().width)"

@@ -3,7 +3,8 @@ rounds stacked, nothing wider than the screen) and printed: one landscape sheet 
 two (the top half, then the bottom half and the final) for 128.
 
 Terms: a bracket's places are its first round's seats, a power of two (ACC rule 13.2.b:
-http://cribbage.org/rules/rule13.asp); screenshots go to .artifacts/ as bracket-*.png.
+http://cribbage.org/rules/rule13.asp); screenshots and PDFs go to .artifacts/ as bracket-* when
+PEGBOARD_SHOTS=1.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import pytest
 from django.urls import reverse
 
 from club.models import Club
-from tests.browser.conftest import ARTIFACTS, keep_shot
+from tests.browser.conftest import keep_file, keep_shot
 from tests.tournaments.builders import closed, playoff_games_played
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -36,7 +37,6 @@ def confirmer(member):
 
 def shots(browser, url: str, name: str) -> bytes:
     """Screenshots of `url` wide, on a phone and as printed; the printed PDF."""
-    ARTIFACTS.mkdir(exist_ok=True)
     for label, viewport in (("1366", WIDE), ("390", PHONE)):
         context = browser.new_context(viewport=viewport)
         page = context.new_page()
@@ -53,7 +53,7 @@ def shots(browser, url: str, name: str) -> bytes:
     page.emulate_media(media="print")
     keep_shot(page, f"bracket-{name}-print")
     pdf = page.pdf(prefer_css_page_size=True, print_background=False)
-    (ARTIFACTS / f"bracket-{name}.pdf").write_bytes(pdf)
+    keep_file(f"bracket-{name}.pdf", pdf)
     context.close()
     return pdf
 

@@ -338,12 +338,21 @@ class _Builder:
             for item in due:
                 if self.story_claim(item[0], games, seated) or number == rounds:
                     pending.remove(item)
+            # The organiser types in the round's scorecards, and the second organiser checks
+            # them at once, as at the club; a table the second organiser plays at is confirmed
+            # on its own.
+            scores = {}
             for game in games:
                 sides = [p for _, p in sorted(seated[game.pk], key=lambda sp: sp[0])]
-                draft = game_services.result_enter(
-                    game=game, actor=self.organiser, scores=self.scores(sides)
-                )
-                game_services.result_confirm(result=draft, actor=self.confirmer)
+                scores[game.table] = self.scores(sides)
+            drafts = game_services.round_results_enter(
+                round_=round_, actor=self.organiser, scores=scores
+            )
+            confirmed = game_services.round_results_confirm(round_=round_, actor=self.confirmer)
+            done = {result.pk for result in confirmed}
+            for draft in drafts:
+                if draft.pk not in done:
+                    game_services.result_confirm(result=draft, actor=self.confirmer)
         # The skunked pay their coins into the skunk bank at the table.
         skunk_coins_collect(session=session, actor=self.organiser)
         session_settle(session=session, actor=self.organiser, seed=rng.randrange(2**31))

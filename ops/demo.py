@@ -33,7 +33,7 @@ from django.utils import timezone
 from club import services as club_services
 from club.models import Club, Player, Session
 from games import services as game_services
-from games.models import Game, Seat
+from games.models import Game, Round, Seat
 from money.services import session_settle, skunk_coins_collect
 from scoring import services as scoring_services
 from scoring.engine import DECK, is_possible_hand_total, score_hand
@@ -338,25 +338,29 @@ class _Builder:
             for item in due:
                 if self.story_claim(item[0], games, seated) or number == rounds:
                     pending.remove(item)
-            # The organiser types in the round's scorecards, and the second organiser checks
-            # them at once, as at the club; a table the second organiser plays at is confirmed
-            # on its own.
             scores = {}
             for game in games:
                 sides = [p for _, p in sorted(seated[game.pk], key=lambda sp: sp[0])]
                 scores[game.table] = self.scores(sides)
-            drafts = game_services.round_results_enter(
-                round_=round_, actor=self.organiser, scores=scores
-            )
-            confirmed = game_services.round_results_confirm(round_=round_, actor=self.confirmer)
-            done = {result.pk for result in confirmed}
-            for draft in drafts:
-                if draft.pk not in done:
-                    game_services.result_confirm(result=draft, actor=self.confirmer)
+            type_in_round(round_, self.organiser, self.confirmer, scores)
         # The skunked pay their coins into the skunk bank at the table.
         skunk_coins_collect(session=session, actor=self.organiser)
         session_settle(session=session, actor=self.organiser, seed=rng.randrange(2**31))
         return session
+
+
+def type_in_round(round_: Round, organiser, confirmer, scores: dict) -> None:
+    """A round's scorecards (table number -> side scores) typed in by `organiser` and confirmed
+    by `confirmer` at once, as at the desk: one replay of the ratings for the round. A table
+    the confirmer plays at is left out of a whole round's confirmation, so its result is
+    confirmed on its own, as it is at the table."""
+    drafts = game_services.round_results_enter(round_=round_, actor=organiser, scores=scores)
+    confirmed = {
+        result.pk for result in game_services.round_results_confirm(round_=round_, actor=confirmer)
+    }
+    for draft in drafts:
+        if draft.pk not in confirmed:
+            game_services.result_confirm(result=draft, actor=confirmer)
 
 
 def build_demo_season(

@@ -2,10 +2,10 @@
 
 Terms: `run_session` opens a session, checks players in (paying their fees, and with the skunk
 bank on their skunk coins, unless told not to), draws rounds and enters and confirms every
-result (each round's scorecards typed in and confirmed at once: `type_in_round`), with scores
-from a seeded random source or a `scores(game)` function. `make_table`
-opens a session with one logged-in player per role and draws round 1: a single 2-player game
-(a *table*), its players and users listed by side. A `LinkTable` is such a game whose players
+result (each round's scorecards typed in and confirmed at once: `ops.demo.type_in_round`), with
+scores from a seeded random source or a `scores(game)` function. `make_table` opens a session
+with one logged-in player per role and draws round 1: a single 2-player game (a *table*), its
+players and users listed by side. A `LinkTable` is such a game whose players
 have no logins: they play through its table link. `play_session` plays a session whose winners
 are scripted: at each table the player first in `order` wins, and the losers' scores say whether
 that winner skunks them.
@@ -22,6 +22,7 @@ from club.models import Player, Session
 from games import services as game_services
 from games.models import Game
 from money.services import session_settle, skunk_coins_collect
+from ops.demo import type_in_round
 from tests.factories import ClubFactory, PlayerFactory, UserFactory
 
 
@@ -67,20 +68,6 @@ def run_session(
     if pay and session.house_rules.skunk_bank:  # the skunked pay their coins at the table
         skunk_coins_collect(session=session, actor=organiser)
     return session
-
-
-def type_in_round(round_, organiser, confirmer, scores: dict) -> None:
-    """A round's scorecards (table number -> side scores) typed in by `organiser` and confirmed
-    by `confirmer` at once, as at the desk: one replay of the ratings for the round. A table
-    the confirmer plays at is left out of a whole round's confirmation, so its result is
-    confirmed on its own, as it is at the table."""
-    drafts = game_services.round_results_enter(round_=round_, actor=organiser, scores=scores)
-    confirmed = {
-        result.pk for result in game_services.round_results_confirm(round_=round_, actor=confirmer)
-    }
-    for draft in drafts:
-        if draft.pk not in confirmed:
-            game_services.result_confirm(result=draft, actor=confirmer)
 
 
 def play_session(

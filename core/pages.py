@@ -5,6 +5,10 @@ Terms:
   club, for its standings, results and player pages), moved on by `pages_changed(pk)` inside
   the transaction of every service that changes what those pages show. Every cached copy's key
   holds it, so a copy is never stale: a change makes new keys, and the old copies expire unread.
+  It starts at a number drawn at random from 2**62 (`new_pages_version`), for a new row and for
+  a restored one alike (a backup does not carry it): the cache may outlive the database (a
+  shared Redis, a database restored from a file or made anew), and a row that started again at
+  an old number would meet the copies of the database that counted there before it.
 - visitors' cache: `VisitorCacheMixin` serves a page to anonymous visitors from the cache (the
   standings after a Thursday are read by everyone at once). The key holds the owner of the
   pages (`visitor_pages`, which the app that owns them fills in), its pages version, the path
@@ -16,6 +20,7 @@ Terms:
 from __future__ import annotations
 
 import hashlib
+import secrets
 
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
@@ -24,12 +29,19 @@ from django.http import QueryDict
 
 from core.shared_cache import cache_get, cache_set
 
+PAGES_VERSION_BITS = 62  # a bigint's 63 bits, less room to count on from the first
+
+
+def new_pages_version() -> int:
+    """The first pages version of a new or restored row (see the terms)."""
+    return secrets.randbits(PAGES_VERSION_BITS)
+
 
 class PagesVersioned(models.Model):
     """A row that owns public pages, with the version of what they show (see the terms)."""
 
-    pages_version = models.PositiveIntegerField(
-        default=0,
+    pages_version = models.PositiveBigIntegerField(
+        default=new_pages_version,
         editable=False,
         help_text="Moved on by every service that changes what this row's public pages show; "
         "the key of their cached copies.",

@@ -26,6 +26,10 @@ Terms:
 The ratings (standings.models.GameRating) are not in the document: they are kept from the
 results, so restoring replays them (standings.services.ratings_restore).
 
+Nor is the club's pages version (core.pages): it keys the copies of the club's public pages in
+this site's cache, which is not the club's history, and a restored club draws a new one, so
+that copies an older database left in a shared cache are never served as its pages.
+
 Restoring (ops.backup_restore) checks the signature, then every row, and writes nothing when
 one breaks a rule; the file's logins never come in as staff or superuser.
 
@@ -52,6 +56,7 @@ from django.utils import timezone
 
 from club.models import Club
 from club.roles import ROLES
+from core.pages import PagesVersioned
 from ops.backup_signature import sign_text
 
 FORMAT = "pegboard-club-backup"
@@ -195,6 +200,8 @@ def club_document(club: Club, *, now: dt.datetime | None = None) -> tuple[dict, 
         user_ids |= _user_ids(rows, model)
         for row in rows:
             row["model"] = label
+            if issubclass(model, PagesVersioned):
+                del row["fields"]["pages_version"]  # see the module's terms
             # Content types by natural key: their ids differ between databases.
             for field in model._meta.concrete_fields:
                 if field.related_model is ContentType and row["fields"][field.name]:

@@ -36,6 +36,7 @@ from django.utils import timezone
 
 from club.models import Club
 from core.audit import audit_record
+from core.pages import PagesVersioned
 from ops.audit import OpsVerb
 from ops.backup import (
     CLUB_ROWS,
@@ -118,6 +119,7 @@ def _read_rows(document: dict) -> None:
         )
     _read_moved_names(document)
     _read_renamed_fields(document)
+    _without_pages_versions(document)
     labels = Counter(row.get("model") for row in objects)
     known = (USER_LABEL, *CLUB_ROWS, OLD_PIN_COUNT)
     unknown = sorted(str(label) for label in labels if label not in known)
@@ -221,6 +223,15 @@ def _read_renamed_fields(document: dict) -> None:
         for old, new in renamed.items():
             if old in fields and new not in fields:
                 fields[new] = fields.pop(old)
+
+
+def _without_pages_versions(document: dict) -> None:
+    """Leave out, in place, the pages versions older files carry: a restored row draws its own
+    (ops.backup's terms)."""
+    versioned = {m._meta.label_lower for m in backed_up_models() if issubclass(m, PagesVersioned)}
+    for row in document["objects"]:
+        if row.get("model") in versioned:
+            row["fields"].pop("pages_version", None)
 
 
 def _refuse_non_empty(document: dict) -> None:

@@ -21,10 +21,11 @@ import pytest
 from django.apps import apps as django_apps
 from django.contrib.contenttypes.models import ContentType
 from django.core.management import call_command
+from django.urls import reverse
 from django.utils import timezone
 
 from club.models import Club, Player, Session, WrongPin
-from club.services import session_open
+from club.services import player_update, session_open
 from core.models import AuditEntry
 from core.verbs import is_verb, verb_label
 from games.selectors import session_standings
@@ -42,6 +43,7 @@ from tests.ops.backup_support import (
     cli,
     empty_the_database,
     export_text,
+    find,
     signed,
     without_export_time,
     without_restores,
@@ -193,7 +195,8 @@ def as_written_before_the_money_app(text: str) -> str:
 
 def as_written_before_the_core_app(text: str) -> str:
     """The audit trail (and the forms' tokens, never in a file) named by the club app, whose
-    they were, and the club's pages version by its name of then, `standings_version`."""
+    they were, and the club's pages version, which files carried then, by its name of then,
+    `standings_version`."""
     document = json.loads(
         with_old_labels(
             text, {f"core.{model}": f"club.{model}" for model in ("auditentry", "submissiontoken")}
@@ -201,7 +204,7 @@ def as_written_before_the_core_app(text: str) -> str:
     )
     for row in document["objects"]:
         if row["model"] == "club.club":
-            row["fields"]["standings_version"] = row["fields"].pop("pages_version")
+            row["fields"]["standings_version"] = 7
     return json.dumps(document)
 
 
@@ -322,6 +325,43 @@ def test_export_to_a_file_and_import_it(monkeypatch, capsys, small_backup, tmp_p
     assert (code, err) == (0, "")
     assert without_restores(target.read_text()) == without_export_time(small_backup.read_text())
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
+
+
+def carrying_the_pages_version(version: int):
+    """An edit making the file one written while backups carried the club's pages version."""
+
+    def change(document):
+        find(document, "club.club")["fields"]["pages_version"] = version
+
+    return change
+
+
+@pytest.mark.parametrize("carried", [False, True], ids=["today's file", "a file with the version"])
+def test_a_restored_club_is_never_served_the_cached_pages_of_the_database_before(
+    monkeypatch, capsys, client, tmp_path, carried
+):
+    """The cache may outlive the database (a shared Redis): a club restored into a new database
+    counts its pages version from a number of its own, so the copies of its public pages that
+    the old database left in the cache are never served as the new one's (core.pages)."""
+    club = ClubFactory(name="Small Club", slug="small")
+    olive = PlayerFactory(club=club, display_name="Olive")
+    path = tmp_path / "small.json"
+    call_command("export_club", "small", output=str(path), stdout=io.StringIO())
+    if carried:
+        edited(path, carrying_the_pages_version(Club.objects.get().pages_version))
+    page = reverse("standings:player", args=[olive.pk])
+
+    # The old database goes on, and a visitor's copy of the player's page is cached.
+    player_update(player=olive, actor=None, display_name="Olive Twist")
+    assert "Olive Twist" in client.get(page).content.decode()
+
+    empty_the_database()  # the cache is kept, as a shared one is
+    code, _, err = cli(monkeypatch, capsys, "import_club", str(path))
+    assert (code, err) == (0, "")
+    player_update(player=Player.objects.get(), actor=None, display_name="Olive Oyl")
+
+    shown = client.get(page).content.decode()
+    assert "Olive Oyl" in shown and "Olive Twist" not in shown
 
 
 def test_export_an_unknown_club(monkeypatch, capsys, tmp_path):

@@ -126,3 +126,11 @@ def test_a_visitor_with_a_session_is_not_served_from_the_cache(
     client.cookies["sessionid"] = "not-a-real-session"
     with pytest.raises(pytest.fail.Exception), django_assert_max_num_queries(1):
         client.get(url)
+
+
+def test_each_new_club_draws_its_first_pages_version():
+    """The first version is drawn at random (core.pages), not counted from 0 in every database:
+    a shared cache may hold the copies of another database's club with the same id."""
+    first, second = ClubFactory(slug="first"), ClubFactory(slug="second")
+    versions = {version(first), version(second)}
+    assert len(versions) == 2 and max(versions) >= 2**32

@@ -144,6 +144,12 @@ def backed_up_models() -> list[type[models.Model]]:
     return [apps.get_model(label) for label in CLUB_ROWS]
 
 
+def pages_versioned_labels() -> set[str]:
+    """The labels of the backed-up models whose rows leave their pages version out (see the
+    module's terms)."""
+    return {m._meta.label_lower for m in backed_up_models() if issubclass(m, PagesVersioned)}
+
+
 class BackupEncoder(DjangoJSONEncoder):
     """Django's encoder, but times and datetimes to the microsecond."""
 
@@ -192,6 +198,7 @@ def club_document(club: Club, *, now: dt.datetime | None = None) -> tuple[dict, 
     objects: list[dict] = []
     user_ids: set[int] = set()
     content_types: dict[int, list[str]] = {}
+    versioned = pages_versioned_labels()
     for model in backed_up_models():
         label = model._meta.label_lower
         lookup = CLUB_ROWS[label]
@@ -200,8 +207,8 @@ def club_document(club: Club, *, now: dt.datetime | None = None) -> tuple[dict, 
         user_ids |= _user_ids(rows, model)
         for row in rows:
             row["model"] = label
-            if issubclass(model, PagesVersioned):
-                del row["fields"]["pages_version"]  # see the module's terms
+            if label in versioned:
+                del row["fields"]["pages_version"]
             # Content types by natural key: their ids differ between databases.
             for field in model._meta.concrete_fields:
                 if field.related_model is ContentType and row["fields"][field.name]:

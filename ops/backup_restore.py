@@ -36,7 +36,6 @@ from django.utils import timezone
 
 from club.models import Club
 from core.audit import audit_record
-from core.pages import PagesVersioned
 from ops.audit import OpsVerb
 from ops.backup import (
     CLUB_ROWS,
@@ -49,6 +48,7 @@ from ops.backup import (
     VERSION,
     BackupError,
     backed_up_models,
+    pages_versioned_labels,
 )
 from ops.backup_checks import BrokenRow, check_backup, check_logins
 from ops.backup_signature import SignatureCheck, check_signature
@@ -228,7 +228,7 @@ def _read_renamed_fields(document: dict) -> None:
 def _without_pages_versions(document: dict) -> None:
     """Leave out, in place, the pages versions older files carry: a restored row draws its own
     (ops.backup's terms)."""
-    versioned = {m._meta.label_lower for m in backed_up_models() if issubclass(m, PagesVersioned)}
+    versioned = pages_versioned_labels()
     for row in document["objects"]:
         if row.get("model") in versioned:
             row["fields"].pop("pages_version", None)

@@ -33,6 +33,7 @@ from club.roles import JUDGES, ORGANISERS, PLAYERS
 from tests import demo_snapshot
 from tests.builders import LinkTable, make_table
 from tests.factories import ClubFactory, PlayerFactory, UserFactory
+from tests.live_server import take_turns_on_a_shared_connection
 from tests.scoring.jackpot_tables import make_jackpot_table
 
 ROLES = ("public", "player", "judge", "organiser")
@@ -212,6 +213,19 @@ def _shared_demo_snapshots(tmp_path_factory, worker_id):
         demo_snapshot.SHARED_DIR = tmp_path_factory.getbasetemp().parent
     yield
     demo_snapshot.SHARED_DIR = None
+
+
+@pytest.fixture(scope="session")
+def _live_server_takes_turns():
+    take_turns_on_a_shared_connection()
+
+
+@pytest.fixture(scope="session")
+def live_server(_live_server_takes_turns, django_db_setup, live_server):
+    """pytest-django's live server, started once the test database is made and answering one
+    request at a time when it shares the tests' in-memory SQLite connection
+    (tests/live_server.py)."""
+    return live_server
 
 
 @pytest.fixture(autouse=True)

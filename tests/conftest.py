@@ -217,6 +217,7 @@ def _shared_demo_snapshots(tmp_path_factory, worker_id):
 
 @pytest.fixture(scope="session")
 def _live_server_takes_turns():
+    """Every live server this process starts from now on is tests.live_server's."""
     take_turns_on_a_shared_connection()
 
 

@@ -18,7 +18,6 @@ that answers; without either it skips and says which. CI's PostgreSQL run has bo
 from __future__ import annotations
 
 import contextlib
-import http.client
 import os
 import re
 import secrets
@@ -26,9 +25,8 @@ import socket
 import subprocess
 import sys
 import time
-from http.cookies import SimpleCookie
 from pathlib import Path
-from urllib.parse import quote, urlencode, urlsplit
+from urllib.parse import quote, urlencode
 
 import pytest
 from django.conf import settings
@@ -42,11 +40,11 @@ from club import services as club_services
 from games import services as game_services
 from games.models import Result, ResultState
 from tests.factories import ClubFactory, PlayerFactory, UserFactory
+from tests.http_browser import Browser
 
 ROOT = Path(__file__).resolve().parents[2]
 REDIS_URL = os.environ.get("PEGBOARD_TEST_REDIS_URL", "redis://127.0.0.1:6379/13")
 PASSWORD = "two-servers-password"
-CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 TOKEN = re.compile(r'name="submission_token" value="([A-Za-z0-9_-]+)"')
 NAMES = ("Ada", "Bo", "Cy", "Di")
 VERSION = re.compile(r'name="(tables|standings|results|highlights)" value="([0-9a-f]+)"')
@@ -157,67 +155,6 @@ def servers(count: int, **env: str):
             server.terminate()
         for server in started:
             server.wait(timeout=30)
-
-
-class Browser:
-    """One browser's cookies, sent to whichever server `port` names for each request."""
-
-    def __init__(self, port: int = 0) -> None:
-        self.port = port
-        self.cookies: dict[str, str] = {}
-
-    def request(
-        self,
-        method: str,
-        path: str,
-        data: dict | None = None,
-        *,
-        port: int = 0,
-        headers: dict | None = None,
-        follow: bool = True,
-    ) -> tuple[int, str]:
-        """(status, body) of the request and (`follow`) the redirects after it, all on the
-        same server."""
-        port = port or self.port
-        sent = {"Host": "127.0.0.1", **(headers or {})}
-        if self.cookies:
-            sent["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
-        body = None
-        if data is not None:
-            body = urlencode({**data, "csrfmiddlewaretoken": self.cookies.get("csrftoken", "")})
-            sent["Content-Type"] = "application/x-www-form-urlencoded"
-        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-        try:
-            conn.request(method, path, body=body, headers=sent)
-            response = conn.getresponse()
-            text = response.read().decode("utf-8", "replace")
-            for header in response.headers.get_all("Set-Cookie") or []:
-                for name, morsel in SimpleCookie(header).items():
-                    if morsel.value:
-                        self.cookies[name] = morsel.value
-                    else:
-                        self.cookies.pop(name, None)
-        except OSError:
-            return 0, ""
-        finally:
-            conn.close()
-        location = response.getheader("Location")
-        if follow and location and 300 <= response.status < 400:
-            target = urlsplit(location)
-            return self.request(
-                "GET", target.path + (f"?{target.query}" if target.query else ""), port=port
-            )
-        return response.status, text
-
-    def get(self, path: str, **kwargs) -> tuple[int, str]:
-        return self.request("GET", path, **kwargs)
-
-    def post(self, path: str, data: dict, **kwargs) -> tuple[int, str]:
-        return self.request("POST", path, data, **kwargs)
-
-    def log_in(self, username: str, password: str, *, port: int) -> tuple[int, str]:
-        self.get(reverse("login"), port=port)  # the CSRF cookie
-        return self.post(reverse("login"), {"username": username, "password": password}, port=port)
 
 
 @pytest.fixture

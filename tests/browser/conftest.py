@@ -66,16 +66,20 @@ def chromium():
 
 
 @pytest.fixture
-def browser(chromium):
+def browser(chromium, request):
     """The run's chromium for one test: every context (every phone, desk and TV) the test opens
     is closed when it ends. A page left open would go on running its timers (the board's refresh,
     a waiting post's retry) and holding a live server's request thread, and that thread's
-    database connection, for the rest of the run."""
+    database connection, for the rest of the run. Then, for a test with the live server, what
+    the server is still answering is answered before the test's database is emptied
+    (tests/live_server.py)."""
     before = set(chromium.contexts)
     yield chromium
     for context in chromium.contexts:
         if context not in before:
             context.close()
+    if "live_server" in request.fixturenames:
+        request.getfixturevalue("live_server").thread.httpd.wait_until_idle()
 
 
 @pytest.fixture

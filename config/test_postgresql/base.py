@@ -15,10 +15,18 @@ wrote. After a test that built a season or a ten-year history on a loaded machin
 site's statement timeout (DB_STATEMENT_TIMEOUT_MS), which is there for the site's own statements.
 This backend runs that check without the timeout and then puts back the one that was in force.
 
+The test database is made at a run's start and dropped at its end, on a connection to the
+server's own database. Each worker's has a fixed name (test_<name>_gw0, ...), so a database left
+by an earlier run, one that was stopped or whose drop failed, is in the way of the next run; and
+a drop forces a checkpoint, which on a loaded machine outlasted the site's statement timeout.
+This backend runs both without the timeout, and drops with FORCE (closing any connection still
+open to the throwaway database, whoever left it), so the next run finds the name free; a run
+that keeps its database (`--reuse-db`) is left as it is.
+
 Only config.test_settings names this backend; the site itself runs Django's.
 """
 
-from django.db.backends.postgresql import base, operations
+from django.db.backends.postgresql import base, creation, operations
 
 
 class DatabaseOperations(operations.DatabaseOperations):
@@ -33,7 +41,22 @@ class DatabaseOperations(operations.DatabaseOperations):
         ]
 
 
+class DatabaseCreation(creation.DatabaseCreation):
+    def _execute_create_test_db(self, cursor, parameters, keepdb=False):
+        cursor.execute("SET statement_timeout = 0")  # this connection makes the database only
+        if not keepdb:
+            cursor.execute(f"DROP DATABASE IF EXISTS {parameters['dbname']} WITH (FORCE)")
+        super()._execute_create_test_db(cursor, parameters, keepdb)
+
+    def _destroy_test_db(self, test_database_name, verbosity):
+        with self._nodb_cursor() as cursor:
+            cursor.execute("SET statement_timeout = 0")
+            name = self.connection.ops.quote_name(test_database_name)
+            cursor.execute(f"DROP DATABASE {name} WITH (FORCE)")
+
+
 class DatabaseWrapper(base.DatabaseWrapper):
+    creation_class = DatabaseCreation
     ops_class = DatabaseOperations
 
     def check_constraints(self, table_names=None):

@@ -6,13 +6,15 @@ come back); pytest-django flushes after every transactional test. On SQLite the 
 Django's own backend, so the flush test there checks Django's flush the same way.
 """
 
+import uuid
 from pathlib import Path
 
+import psycopg
 import pytest
 from django.contrib.auth.models import Group
 from django.core.management import call_command
 from django.core.management.color import no_style
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connection, connections
 
 from club.models import Club
 from club.roles import ROLES
@@ -64,6 +66,48 @@ def test_the_end_of_test_check_of_deferred_keys_outlasts_the_statement_timeout()
         connection.check_constraints()
         cursor.execute("SHOW statement_timeout")
         assert cursor.fetchone()[0] == "1ms"  # the timeout in force is back
+
+
+@pytest.mark.postgres
+@on_postgresql
+def test_a_test_database_left_with_a_connection_open_is_made_again_and_dropped(
+    django_db_blocker,
+):
+    """A run stopped half-way, or one whose drop failed because something still held a
+    connection, leaves its worker's database behind: the next run makes it afresh, and the drop
+    at the end closes whatever connection is still open to it."""
+    name = f"pegboard_left_{uuid.uuid4().hex[:12]}"
+    settings = {**connection.settings_dict, "NAME": name}
+    settings["TEST"] = {**settings["TEST"], "NAME": name}
+    left = type(connections[DEFAULT_DB_ALIAS])(settings)
+
+    def a_connection_left_open():
+        return psycopg.connect(
+            host=settings["HOST"] or None,
+            port=settings["PORT"] or None,
+            user=settings["USER"] or None,
+            password=settings["PASSWORD"] or None,
+            dbname=name,
+            autocommit=True,
+        )
+
+    def exists() -> bool:
+        with left._nodb_cursor() as cursor:
+            cursor.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name])
+            return cursor.fetchone() is not None
+
+    with django_db_blocker.unblock():
+        with left._nodb_cursor() as cursor:
+            cursor.execute(f'CREATE DATABASE "{name}"')
+        try:
+            with a_connection_left_open():
+                assert left.creation._create_test_db(0, autoclobber=True) == name
+            with a_connection_left_open():
+                left.creation._destroy_test_db(name, 0)
+            assert not exists()
+        finally:
+            with left._nodb_cursor() as cursor:
+                cursor.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 @pytest.mark.django_db(transaction=True)

@@ -47,19 +47,15 @@ serve: migrate
 	@echo "Pegboard is at http://$(HOST):$(PORT)/ (Ctrl-C stops it)"
 	$(BIN)/python manage.py runserver $(HOST):$(PORT)
 
-# The suite runs in worker processes (pytest-xdist), one per core and one more, each taking tests
-# from the others' queues when its own runs dry (`--dist worksteal`: a few tests take a minute,
-# most a fraction of a second). The one more fills the cores while a worker waits (on a child
-# process, the browser, a server starting). Tests named in PYTEST_ARGS (`make test
-# PYTEST_ARGS=tests/web/test_pages.py`) run in this one process, without workers; TEST_WORKERS=N
-# (0: none; auto: one per core) says otherwise. A `-n` in PYTEST_ARGS wins too: pytest reads the
-# last one given.
+# The suite runs in one worker process per core (pytest-xdist), each taking tests from the others'
+# queues when its own runs dry (`--dist worksteal`: a few tests take a minute, most a fraction of
+# a second). Tests named in PYTEST_ARGS (`make test PYTEST_ARGS=tests/web/test_pages.py`) run in
+# this one process, without workers; TEST_WORKERS=N (0: none) says otherwise. A `-n` in
+# PYTEST_ARGS wins too: pytest reads the last one given.
 # PYTHONDONTWRITEBYTECODE is emptied for the run: with it set, every worker and every manage.py
 # the tests start compiles the project's modules (and pytest rewrites each test module's asserts)
 # from the source again, instead of reading what the last run cached in __pycache__/.
-CORES_AND_ONE = $(shell $(PYTHON) -c 'import os; print(len(os.sched_getaffinity(0)) + 1 \
-	if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1) + 1)')
-TEST_WORKERS ?= $(if $(filter tests/% ./tests/%,$(PYTEST_ARGS)),0,$(CORES_AND_ONE))
+TEST_WORKERS ?= $(if $(filter tests/% ./tests/%,$(PYTEST_ARGS)),0,auto)
 
 test: install
 	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist worksteal $(PYTEST_ARGS)

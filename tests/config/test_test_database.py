@@ -102,6 +102,7 @@ def test_a_test_database_left_with_a_connection_open_is_made_again_and_dropped(
         try:
             with a_connection_left_open():
                 assert left.creation._create_test_db(0, autoclobber=True) == name
+            assert exists()
             with a_connection_left_open():
                 left.creation._destroy_test_db(name, 0)
             assert not exists()

@@ -9,7 +9,6 @@ Django's own backend, so the flush test there checks Django's flush the same way
 import uuid
 from pathlib import Path
 
-import psycopg
 import pytest
 from django.contrib.auth.models import Group
 from django.core.management import call_command
@@ -82,14 +81,7 @@ def test_a_test_database_left_with_a_connection_open_is_made_again_and_dropped(
     left = type(connections[DEFAULT_DB_ALIAS])(settings)
 
     def a_connection_left_open():
-        return psycopg.connect(
-            host=settings["HOST"] or None,
-            port=settings["PORT"] or None,
-            user=settings["USER"] or None,
-            password=settings["PASSWORD"] or None,
-            dbname=name,
-            autocommit=True,
-        )
+        return left.get_new_connection(left.get_connection_params())
 
     def exists() -> bool:
         with left._nodb_cursor() as cursor:

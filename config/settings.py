@@ -142,6 +142,8 @@ def env_seconds(name: str, default: int) -> int:
     return int(raw)
 
 
+PREPARE_THRESHOLD = 5  # psycopg's own default, which Django turns off
+
 DATABASES = {
     "default": dj_database_url.parse(
         os.environ.get("DATABASE_URL") or f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
@@ -155,7 +157,12 @@ DATABASES = {
 # take the write lock when they begin (a transaction that read first and then wanted to write
 # could not wait: SQLite refused it at once), and a busy timeout (how long a write waits for
 # the lock before it fails). PostgreSQL: a connect timeout and a statement timeout, so a hung
-# database gets an answer (web.middleware's 503 page) within seconds instead of holding a worker.
+# database gets an answer (web.middleware's 503 page) within seconds instead of holding a worker;
+# and prepared statements (DB_PREPARED_STATEMENTS, on unless a connection pooler in transaction
+# mode stands between the site and PostgreSQL): a query the connection has run five times is
+# planned once and kept on the server (psycopg's prepare_threshold, which needs the parameters
+# bound on the server). A page's queries join four to six tables, and planning them again for
+# every request cost the session page more time than running them.
 _database = DATABASES["default"]
 if _database["ENGINE"] == "django.db.backends.sqlite3":
     _database["OPTIONS"] = {
@@ -168,6 +175,11 @@ elif _database["ENGINE"] == "django.db.backends.postgresql":
     _database["OPTIONS"] = {
         "connect_timeout": env_seconds("DB_CONNECT_TIMEOUT", 5),
         "options": f"-c statement_timeout={env_seconds('DB_STATEMENT_TIMEOUT_MS', 10000)}",
+        **(
+            {"server_side_binding": True, "prepare_threshold": PREPARE_THRESHOLD}
+            if env_bool("DB_PREPARED_STATEMENTS", True)
+            else {}
+        ),
         **_database.get("OPTIONS", {}),
     }
 

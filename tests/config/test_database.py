@@ -120,11 +120,28 @@ def test_the_postgresql_timeouts_come_from_the_environment():
     assert options["options"] == "-c statement_timeout=2500"
 
 
+def test_postgresql_prepares_the_statements_it_runs_again():
+    options = database_settings("postgres://x@127.0.0.1:5432/x")["OPTIONS"]
+    assert options["server_side_binding"] is True  # psycopg prepares only what the server binds
+    assert options["prepare_threshold"] == 5
+
+
+def test_prepared_statements_can_be_turned_off_for_a_pooler():
+    options = database_settings("postgres://x@127.0.0.1:5432/x", DB_PREPARED_STATEMENTS="0")[
+        "OPTIONS"
+    ]
+    assert "server_side_binding" not in options and "prepare_threshold" not in options
+
+
 @pytest.mark.parametrize(
     ("name", "value"),
-    [("DB_CONNECT_TIMEOUT", "soon"), ("DB_STATEMENT_TIMEOUT_MS", "-1")],
+    [
+        ("DB_CONNECT_TIMEOUT", "soon"),
+        ("DB_STATEMENT_TIMEOUT_MS", "-1"),
+        ("DB_PREPARED_STATEMENTS", "sometimes"),
+    ],
 )
-def test_an_unreadable_timeout_is_a_clear_error(name, value):
+def test_an_unreadable_database_setting_is_a_clear_error(name, value):
     code = "from django.conf import settings; settings.DATABASES"
     done = manage(
         "shell",
@@ -244,3 +261,28 @@ def test_a_statement_longer_than_the_timeout_is_cancelled():
             cursor.execute("SELECT pg_sleep(3)")
         assert time.monotonic() - start < 2
         cursor.execute("SELECT 1")  # the connection is still usable
+
+
+@pytest.mark.postgres
+@pytest.mark.skipif(
+    connection.vendor != "postgresql",
+    reason="prepared statements are PostgreSQL's; CI's PostgreSQL run covers this",
+)
+@pytest.mark.django_db
+def test_a_query_run_again_and_again_is_planned_once():
+    from django.db.models import F
+
+    from club.models import Club
+
+    def prepared() -> int:
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT count(*) FROM pg_prepared_statements WHERE statement LIKE %s",
+                ['%"planned_once"%'],
+            )
+            return cursor.fetchone()[0]
+
+    assert prepared() == 0
+    for slug in ("a", "b", "c", "d", "e", "f"):  # the same query, other values
+        list(Club.objects.filter(slug=slug).annotate(planned_once=F("pk")))
+    assert prepared() == 1

@@ -6,7 +6,8 @@ Terms:
   builds one of 1 year and one of 10 years, each in a temporary folder, and runs the page timings
   against each in a child process (`manage.py bench --pages`) so the two never share a connection.
 - page: one of PAGES, rendered in-process through Django's test client as the role that uses it,
-  warm (after WARMUP renders): the query count of one render, median and 95th-percentile ms.
+  warm (after WARMUP renders, see there): the query count of one render, median and
+  95th-percentile ms.
   The standings pages are rendered for a logged-in player: anonymous visitors get them from the
   visitors' cache (core.pages.VisitorCacheMixin), which would time the cache, not the render.
   The live board (`board`) and its refresh (`board_refresh`, asked for as htmx asks, with no
@@ -66,7 +67,11 @@ PAGES = (
 )
 # Request headers per page: the board's refresh is asked for by htmx.
 HEADERS = {"board_refresh": {"HTTP_HX_REQUEST": "true"}}
-WARMUP = 2
+# A page is warm as it is in a worker that has served it a few times: its templates loaded, its
+# cached parts kept, and on PostgreSQL its statements prepared and their plans settled (psycopg
+# prepares a statement after it has run five times, and PostgreSQL plans a prepared statement's
+# first five runs with their values before it keeps one plan: config/settings.py).
+WARMUP = 12
 RENDERS = 30
 # Every page at the 95th percentile, at ten years: a page a phone at the table opens must feel
 # instant, and a server that renders each in a few tens of ms has room for the whole club at
@@ -163,16 +168,17 @@ def time_pages(slug: str, renders: int = RENDERS) -> dict:
         client = Client(**HEADERS.get(page, {}))
         if user is not None:
             client.force_login(user)
-        for _ in range(WARMUP):
-            response = client.get(url)
-            if response.status_code != 200:
-                raise RuntimeError(f"{page} ({url}) answered {response.status_code}")
         figures[page] = {"url": url, "as": who, **time_url(client, url, renders)}
     return figures
 
 
 def time_url(client: Client, url: str, renders: int) -> dict:
-    """One warm page's query count and render times (the caller has warmed it up)."""
+    """One page's query count and render times, warm: requested WARMUP times first (as many as
+    it is timed, in a short run), each answer a 200 or a RuntimeError."""
+    for _ in range(min(WARMUP, renders)):
+        response = client.get(url)
+        if response.status_code != 200:
+            raise RuntimeError(f"{url} answered {response.status_code}")
     # As config.wsgi does once Django is loaded: what lives on is not rescanned by the
     # garbage collector in the middle of a request.
     gc.collect()

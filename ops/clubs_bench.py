@@ -233,8 +233,6 @@ def child(slug: str, renders: int) -> dict:
     pages = benchmarks.time_pages(slug, renders)
     url, organiser = _ledger_request(slug)
     client = _client(organiser)
-    for _ in range(benchmarks.WARMUP):
-        client.get(url)
     pages["ledger"] = {"url": url, "as": "organiser", **benchmarks.time_url(client, url, renders)}
     big = _big_tables()
     plans = {}

@@ -149,10 +149,6 @@ def time_pages(tournament_id: int, director_id: int, renders: int) -> dict:
         client = Client()
         if user is not None:
             client.force_login(user)
-        for _ in range(benchmarks.WARMUP):
-            response = client.get(url)
-            if response.status_code != 200:
-                raise RuntimeError(f"{page} ({url}) answered {response.status_code}")
         figures[page] = {"url": url, **benchmarks.time_url(client, url, renders)}
     return figures
 

@@ -8,6 +8,8 @@ import json
 import pytest
 from django.core.management import call_command
 from django.db import connection
+from django.test import Client
+from django.urls import reverse
 
 from ops import benchmarks
 from ops.management.commands.bench import targets
@@ -208,3 +210,32 @@ def test_the_ratings_have_targets_of_their_own():
     # Not measured (no old session reopened): not held.
     unmeasured = {k: v for k, v in ratings.items() if k != "replay_matches_rebuild"}
     assert not targets({**fake_report(REFRESH), "ratings": unmeasured})["replay_matches_rebuild"]
+
+
+class CountingClient(Client):
+    """A test client that counts the pages it is asked for."""
+
+    def __init__(self, **defaults):
+        super().__init__(**defaults)
+        self.asked = 0
+
+    def get(self, *args, **kwargs):
+        self.asked += 1
+        return super().get(*args, **kwargs)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("renders", "warm_up"), [(30, benchmarks.WARMUP), (2, 2)])
+def test_a_page_is_timed_once_warm(renders, warm_up):
+    """A page is asked for WARMUP times before it is timed (as many as it is timed, in a short
+    run), then once for its query count, then once per render."""
+    client = CountingClient()
+    figures = benchmarks.time_url(client, reverse("health"), renders)
+    assert client.asked == warm_up + 1 + renders
+    assert 0 < figures["median_ms"] <= figures["p95_ms"]
+
+
+@pytest.mark.django_db
+def test_a_page_that_does_not_answer_is_no_figure():
+    with pytest.raises(RuntimeError, match="/no-such-page/ answered 404"):
+        benchmarks.time_url(Client(), "/no-such-page/", 2)
